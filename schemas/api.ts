@@ -1,0 +1,173 @@
+// Response shapes of the HTTP API, shared by server/ and web/. Timestamps are ISO 8601 strings
+// (UTC); money is USD; durations are milliseconds.
+
+export type RunState = 'success' | 'failure' | 'error' | 'timeout' | 'cancelled' | 'running';
+
+export interface RunSummary {
+  project: string;
+  run_id: string;
+  /** run_start's time, else the first event's. */
+  started_at: string;
+  ended_at: string | null;
+  last_event_at: string;
+  /** run_end's status, or 'running' while no run_end has arrived. */
+  status: RunState;
+  agent_name: string;
+  agent_version: string;
+  model: string;
+  task_id: string;
+  task_category: string;
+  environment: string;
+  tags: Record<string, string>;
+  parent_run_id: string;
+  max_steps: number | null;
+  budget_usd: number | null;
+  reward: number | null;
+  tests_passed: number | null;
+  tests_failed: number | null;
+  /** The label given in run_end, '' when none (the analytics issue adds the classifier). */
+  failure_mode: string;
+  error_type: string;
+  error_message: string;
+  steps: number;
+  tool_calls: number;
+  tool_errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: number;
+  /** True when some step's cost was priced from the model table instead of sent. */
+  cost_estimated: boolean;
+  duration_ms: number | null;
+}
+
+export interface RunsPage {
+  runs: RunSummary[];
+  next_cursor: string | null;
+}
+
+export interface StepRow {
+  step: number;
+  ts: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: number;
+  cost_estimated: boolean;
+  latency_ms: number | null;
+  action: string;
+  observation: string;
+  error_type: string;
+  error_message: string;
+  truncated: boolean;
+  metadata: Record<string, unknown>;
+}
+
+export interface ToolCallRow {
+  call_id: string;
+  step: number | null;
+  ts: string;
+  tool: string;
+  /** Canonical JSON text of the arguments. */
+  arguments: string;
+  status: 'ok' | 'error';
+  error_type: string;
+  error_message: string;
+  duration_ms: number | null;
+  output: string;
+  truncated: boolean;
+}
+
+export interface ScoreRow {
+  name: string;
+  value: number;
+  source: string;
+  comment: string;
+  ts: string;
+}
+
+export interface RunDetail {
+  run: RunSummary;
+  steps: StepRow[];
+  tool_calls: ToolCallRow[];
+  scores: ScoreRow[];
+  /** Verdict of the run analyzer (analytics issue); null until it exists. */
+  analysis: unknown | null;
+  /** True when the run has more steps than one response carries (see `steps_limit`). */
+  steps_truncated: boolean;
+}
+
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+export interface Overview {
+  from: string;
+  to: string;
+  runs: number;
+  ended: number;
+  successes: number;
+  running: number;
+  /** successes / ended, null when nothing ended. */
+  completion_rate: number | null;
+  /** Wilson 95% interval of the completion rate. */
+  completion_rate_ci: Interval | null;
+  cost_usd: number;
+  cost_per_success: number | null;
+  input_tokens: number;
+  output_tokens: number;
+  steps_total: number;
+  steps_avg: number | null;
+  steps_p50: number | null;
+  steps_p90: number | null;
+  tool_calls: number;
+  tool_success_rate: number | null;
+  status_counts: Record<string, number>;
+}
+
+export interface TimeseriesPoint {
+  bucket: string;
+  runs: number;
+  ended: number;
+  successes: number;
+  completion_rate: number | null;
+  cost_usd: number;
+  input_tokens: number;
+  output_tokens: number;
+  steps_p50: number | null;
+  steps_p90: number | null;
+}
+
+export interface Timeseries {
+  from: string;
+  to: string;
+  bucket_seconds: number;
+  points: TimeseriesPoint[];
+}
+
+/** Distinct values of the filter dimensions, for the dashboard's pickers. */
+export interface FilterOptions {
+  projects: string[];
+  models: string[];
+  agents: string[];
+  agent_versions: string[];
+  task_categories: string[];
+  environments: string[];
+  statuses: string[];
+  failure_modes: string[];
+}
+
+export interface IngestResponse {
+  accepted: number;
+  rejected: { index: number; error: string }[];
+}
+
+export interface ApiErrorBody {
+  error: { code: string; message: string };
+}

@@ -1,0 +1,312 @@
+// Turns one raw JSON value into a validated, fully resolved event, or a per-event error.
+// Pure: the clock and the limits come in as options.
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  eventSchema,
+  EVENT_TYPES,
+  KNOWN_FIELDS,
+  type EventType,
+  type RawEvent,
+  type RunStatus,
+} from './events.js';
+
+export interface NormalizeOptions {
+  /** Longest text kept per field, in characters; longer text is cut and the event flagged. */
+  maxTextChars: number;
+  /** Project used when the event names none. */
+  defaultProject: string;
+  /** When set (an authenticated key's project), it replaces whatever the event says. */
+  forcedProject?: string;
+  /** Receipt time in epoch ms, used when the event carries no `ts`. */
+  now: number;
+}
+
+interface Base {
+  event_id: string;
+  project: string;
+  run_id: string;
+  ts: number;
+  /** The event's `metadata` plus every field the contract does not declare. */
+  metadata: Record<string, unknown>;
+  /** True when some text of the event was cut to the configured limit. */
+  truncated: boolean;
+}
+
+export interface RunStartEvent extends Base {
+  type: 'run_start';
+  agent_name: string;
+  agent_version: string;
+  model: string;
+  task_id: string;
+  task_category: string;
+  environment: string;
+  tags: Record<string, string>;
+  parent_run_id: string;
+  max_steps: number | null;
+  budget_usd: number | null;
+  rl_training_step: number | null;
+  rl_policy_version: string;
+  rl_group_id: string;
+  rl_sample_index: number | null;
+}
+
+export interface StepEvent extends Base {
+  type: 'step';
+  step: number;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  /** As sent; null when the event carries none (then it is priced from the model table). */
+  cost_usd: number | null;
+  latency_ms: number | null;
+  action: string;
+  observation: string;
+  error_type: string;
+  error_message: string;
+}
+
+export interface ToolCallEvent extends Base {
+  type: 'tool_call';
+  step: number | null;
+  call_id: string;
+  tool: string;
+  /** Canonical JSON text of the arguments (keys sorted), '' when absent. */
+  arguments: string;
+  status: 'ok' | 'error';
+  error_type: string;
+  error_message: string;
+  duration_ms: number | null;
+  output: string;
+}
+
+export interface RunEndEvent extends Base {
+  type: 'run_end';
+  status: RunStatus;
+  reward: number | null;
+  tests_passed: number | null;
+  tests_failed: number | null;
+  failure_mode: string;
+  error_type: string;
+  error_message: string;
+}
+
+export interface ScoreEvent extends Base {
+  type: 'score';
+  name: string;
+  value: number;
+  source: string;
+  comment: string;
+}
+
+export type TrajEvent = RunStartEvent | StepEvent | ToolCallEvent | RunEndEvent | ScoreEvent;
+
+export type NormalizeResult = { ok: true; event: TrajEvent } | { ok: false; error: string };
+
+export function normalizeEvent(input: unknown, opts: NormalizeOptions): NormalizeResult {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, error: 'an event must be a JSON object' };
+  }
+  const type = (input as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(EVENT_TYPES as readonly string[]).includes(type)) {
+    return {
+      ok: false,
+      error: `type must be one of ${EVENT_TYPES.join(', ')} (got ${JSON.stringify(type) ?? 'nothing'})`,
+    };
+  }
+  const parsed = eventSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error.issues) };
+  const raw = parsed.data;
+  const ts = resolveTimestamp(raw.ts, opts.now);
+  if (ts === null) return { ok: false, error: 'ts: not a valid date-time' };
+  const cut = new TextCutter(opts.maxTextChars);
+  const base = {
+    project: opts.forcedProject ?? raw.project ?? opts.defaultProject,
+    run_id: raw.run_id,
+    ts,
+    metadata: collectMetadata(raw, type as EventType),
+  };
+  const event = resolveFields(raw, base, cut);
+  event.truncated = cut.truncated || truncateMetadata(event, opts.maxTextChars);
+  return { ok: true, event };
+}
+
+type Resolved = Omit<Base, 'event_id' | 'truncated'>;
+
+function resolveFields(raw: RawEvent, base: Resolved, cut: TextCutter): TrajEvent {
+  const id = (...key: unknown[]) =>
+    raw.event_id ?? deriveEventId([base.project, base.run_id, raw.type, ...key]);
+  switch (raw.type) {
+    case 'run_start':
+      return {
+        ...base,
+        type: 'run_start',
+        event_id: id(),
+        truncated: false,
+        agent_name: raw.agent?.name ?? '',
+        agent_version: raw.agent?.version ?? '',
+        model: raw.model ?? '',
+        task_id: raw.task?.id ?? '',
+        task_category: raw.task?.category ?? '',
+        environment: raw.environment ?? '',
+        tags: Object.fromEntries(Object.entries(raw.tags ?? {}).map(([k, v]) => [k, String(v)])),
+        parent_run_id: raw.parent_run_id ?? '',
+        max_steps: raw.max_steps ?? null,
+        budget_usd: raw.budget_usd ?? null,
+        rl_training_step: raw.rl?.training_step ?? null,
+        rl_policy_version: raw.rl?.policy_version ?? '',
+        rl_group_id: raw.rl?.group_id ?? '',
+        rl_sample_index: raw.rl?.sample_index ?? null,
+      };
+    case 'step':
+      return {
+        ...base,
+        type: 'step',
+        event_id: id(raw.step),
+        truncated: false,
+        step: raw.step,
+        model: raw.model ?? '',
+        input_tokens: raw.input_tokens ?? 0,
+        output_tokens: raw.output_tokens ?? 0,
+        cache_read_tokens: raw.cache_read_tokens ?? 0,
+        cache_write_tokens: raw.cache_write_tokens ?? 0,
+        reasoning_tokens: raw.reasoning_tokens ?? 0,
+        cost_usd: raw.cost_usd ?? null,
+        latency_ms: raw.latency_ms ?? null,
+        action: cut.text(raw.action),
+        observation: cut.text(raw.observation),
+        error_type: cut.text(raw.error?.type),
+        error_message: cut.text(raw.error?.message),
+      };
+    case 'tool_call': {
+      const args = raw.arguments === undefined ? '' : canonicalJson(raw.arguments);
+      const callId =
+        raw.call_id ?? `derived:${raw.step ?? ''}:${raw.tool}:${deriveEventId([args]).slice(0, 12)}`;
+      const status = raw.status ?? (raw.error ? 'error' : 'ok');
+      return {
+        ...base,
+        type: 'tool_call',
+        event_id: id(callId),
+        truncated: false,
+        step: raw.step ?? null,
+        call_id: callId,
+        tool: raw.tool,
+        arguments: cut.text(args),
+        status,
+        error_type: cut.text(raw.error?.type),
+        error_message: cut.text(raw.error?.message),
+        duration_ms: raw.duration_ms ?? null,
+        output: cut.text(raw.output),
+      };
+    }
+    case 'run_end':
+      return {
+        ...base,
+        type: 'run_end',
+        event_id: id(),
+        truncated: false,
+        status: raw.status,
+        reward: raw.reward ?? null,
+        tests_passed: raw.tests?.passed ?? null,
+        tests_failed: raw.tests?.failed ?? null,
+        failure_mode: raw.failure_mode ?? '',
+        error_type: cut.text(raw.error?.type),
+        error_message: cut.text(raw.error?.message),
+      };
+    case 'score':
+      return {
+        ...base,
+        type: 'score',
+        event_id: id(raw.name, raw.source ?? ''),
+        truncated: false,
+        name: raw.name,
+        value: raw.value,
+        source: raw.source ?? '',
+        comment: cut.text(raw.comment),
+      };
+  }
+}
+
+/** Deterministic id from the event's natural key, so a re-sent event keeps its identity. */
+export function deriveEventId(key: unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32);
+}
+
+/** JSON text with object keys sorted at every level, so equal arguments give equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? '';
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
+    return out;
+  }
+  return value;
+}
+
+/** Epoch ms from an RFC 3339 string or a number (numbers below 1e11 are taken as seconds). */
+export function resolveTimestamp(ts: string | number | undefined, now: number): number | null {
+  if (ts === undefined) return now;
+  if (typeof ts === 'number') return Math.round(ts < 1e11 ? ts * 1000 : ts);
+  const ms = Date.parse(ts.replace(' ', 'T'));
+  return Number.isFinite(ms) ? ms : null;
+}
+
+function collectMetadata(raw: RawEvent, type: EventType): Record<string, unknown> {
+  const known = KNOWN_FIELDS[type];
+  const out: Record<string, unknown> = { ...(raw.metadata ?? {}) };
+  for (const [k, v] of Object.entries(raw)) if (!known.has(k)) out[k] = v;
+  // Unknown fields nested in declared objects are kept too, under a dotted name.
+  for (const field of ['agent', 'task', 'rl', 'tests', 'error'] as const) {
+    const obj = (raw as Record<string, unknown>)[field];
+    if (obj && typeof obj === 'object') {
+      const declared = NESTED_KNOWN[field];
+      for (const [k, v] of Object.entries(obj)) if (!declared.has(k)) out[`${field}.${k}`] = v;
+    }
+  }
+  return out;
+}
+
+const NESTED_KNOWN: Record<string, ReadonlySet<string>> = {
+  agent: new Set(['name', 'version']),
+  task: new Set(['id', 'category']),
+  rl: new Set(['training_step', 'policy_version', 'group_id', 'sample_index']),
+  tests: new Set(['passed', 'failed']),
+  error: new Set(['type', 'message']),
+};
+
+function truncateMetadata(event: TrajEvent, maxChars: number): boolean {
+  if (Object.keys(event.metadata).length === 0) return false;
+  const size = JSON.stringify(event.metadata).length;
+  if (size <= maxChars) return false;
+  event.metadata = { _truncated: true, _original_chars: size };
+  return true;
+}
+
+class TextCutter {
+  truncated = false;
+  constructor(private readonly max: number) {}
+  text(value: string | undefined): string {
+    if (value === undefined) return '';
+    if (value.length <= this.max) return value;
+    this.truncated = true;
+    return value.slice(0, this.max);
+  }
+}
+
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = issue.path.join('.') || 'event';
+      const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
+      return missing ? `${path} is required` : `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Each test file runs in its own forked process: chDB allows one data directory per process.
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    maxWorkers: 2,
+    projects: [
+      { test: { name: 'unit', include: ['test/**/*.unit.test.ts', 'test/**/*.unit.test.tsx'], environment: 'node' } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.integration.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/**/*.browser.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+        },
+      },
+    ],
+  },
+});
