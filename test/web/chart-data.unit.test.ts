@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { StepRow, Timeseries, ToolCallRow } from '../../schemas/api.js';
+import { bucketLabel, groupToolCallsByStep, niceMax, prettyJson, stepChartRows, timeseriesRows } from '../../web/src/lib/chart-data.js';
+import { isLongText, lineCount, previewText } from '../../web/src/lib/text.js';
+
+function step(n: number, extra: Partial<StepRow> = {}): StepRow {
+  return {
+    step: n,
+    ts: `2026-11-30T09:00:0${n}.000Z`,
+    model: 'm',
+    input_tokens: 100 * (n + 1),
+    output_tokens: 10,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    cost_usd: 0.01,
+    cost_estimated: false,
+    latency_ms: 1000,
+    action: 'a',
+    observation: 'o',
+    error_type: '',
+    error_message: '',
+    truncated: false,
+    metadata: {},
+    ...extra,
+  };
+}
+
+function call(id: string, stepNo: number | null, status: 'ok' | 'error', ts = '2026-11-30T09:00:00.000Z'): ToolCallRow {
+  return { call_id: id, step: stepNo, ts, tool: 'bash', arguments: '{}', status, error_type: '', error_message: '', duration_ms: 5, output: '', truncated: false };
+}
+
+describe('timeseriesRows', () => {
+  const ts: Timeseries = {
+    from: '2026-11-30T00:00:00.000Z',
+    to: '2026-11-30T03:00:00.000Z',
+    bucket_seconds: 3600,
+    points: [
+      { bucket: '2026-11-30T01:00:00.000Z', runs: 4, ended: 3, successes: 2, completion_rate: 2 / 3, cost_usd: 1.5, input_tokens: 100, output_tokens: 20, steps_p50: 5, steps_p90: 9 },
+      { bucket: '2026-11-30T00:00:00.000Z', runs: 1, ended: 0, successes: 0, completion_rate: null, cost_usd: 0, input_tokens: 0, output_tokens: 0, steps_p50: null, steps_p90: null },
+    ],
+  };
+  it('orders by time and derives the chart fields', () => {
+    const rows = timeseriesRows(ts);
+    expect(rows.map((r) => r.from)).toEqual(['2026-11-30T00:00:00.000Z', '2026-11-30T01:00:00.000Z']);
+    expect(rows[1]).toMatchObject({ to: '2026-11-30T02:00:00.000Z', failures: 1, completion_pct: 66.7, tokens: 120 });
+    expect(rows[0].completion_pct).toBeNull();
+  });
+  it('labels hourly buckets with a time and daily buckets with a date', () => {
+    const t = Date.parse('2026-11-30T09:00:00Z');
+    expect(bucketLabel(t, 3600, 'UTC')).toBe('Nov 30, 09:00');
+    expect(bucketLabel(t, 86400, 'UTC')).toBe('Nov 30');
+  });
+});
+
+describe('stepChartRows', () => {
+  it('sorts steps and marks errors from the step or its tool calls', () => {
+    const rows = stepChartRows([step(2), step(0, { error_type: 'ToolError' }), step(1)], [call('c1', 2, 'error'), call('c2', 1, 'ok')]);
+    expect(rows.map((r) => [r.step, r.error])).toEqual([
+      [0, true],
+      [1, false],
+      [2, true],
+    ]);
+    expect(rows[0].tokens).toBe(110);
+  });
+});
+
+describe('groupToolCallsByStep', () => {
+  it('groups by step in time order, with stepless calls under null', () => {
+    const g = groupToolCallsByStep([
+      call('b', 1, 'ok', '2026-11-30T09:00:02.000Z'),
+      call('a', 1, 'ok', '2026-11-30T09:00:01.000Z'),
+      call('x', null, 'ok'),
+    ]);
+    expect(g.get(1)?.map((c) => c.call_id)).toEqual(['a', 'b']);
+    expect(g.get(null)?.map((c) => c.call_id)).toEqual(['x']);
+  });
+});
+
+describe('prettyJson and text helpers', () => {
+  it('pretty-prints JSON and leaves other text alone', () => {
+    expect(prettyJson('{"cmd":"ls","n":1}')).toBe('{\n  "cmd": "ls",\n  "n": 1\n}');
+    expect(prettyJson('ls -la')).toBe('ls -la');
+    expect(prettyJson('{broken')).toBe('{broken');
+  });
+  it('detects and previews long text', () => {
+    const text = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n');
+    expect(isLongText(text, 8)).toBe(true);
+    expect(isLongText('short')).toBe(false);
+    expect(isLongText('x'.repeat(801))).toBe(true);
+    expect(previewText(text, 3)).toBe('line 0\nline 1\nline 2');
+    expect(lineCount(text)).toBe(20);
+    expect(lineCount('')).toBe(0);
+  });
+  it('rounds axis maxima', () => {
+    expect(niceMax(0)).toBe(1);
+    expect(niceMax(7)).toBe(10);
+    expect(niceMax(130)).toBe(200);
+    expect(niceMax(0.023)).toBe(0.025);
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activeFilterCount,
+  DEFAULT_RANGE,
+  filtersToApiParams,
+  filtersToSearch,
+  parseFilters,
+  rangeLabel,
+  resolveRange,
+  withDimension,
+  withWindow,
+} from '../../web/src/lib/filters.js';
+import { buildQuery } from '../../web/src/lib/query-string.js';
+import { nextSort, parseSort, writeSort } from '../../web/src/lib/runs-view.js';
+
+const NOW = new Date('2026-11-30T12:00:00.000Z');
+
+describe('filters in the URL', () => {
+  it('parses dimensions, tags, range and search', () => {
+    const f = parseFilters(new URLSearchParams('model=claude-sonnet-4&status=failure&tag=dataset:verified&tag=bad&range=24h&q=django'));
+    expect(f.dims).toEqual({ model: 'claude-sonnet-4', status: 'failure' });
+    expect(f.tags).toEqual(['dataset:verified']);
+    expect(f.range).toBe('24h');
+    expect(f.q).toBe('django');
+  });
+
+  it('defaults the range and ignores unknown presets', () => {
+    expect(parseFilters(new URLSearchParams('')).range).toBe(DEFAULT_RANGE);
+    expect(parseFilters(new URLSearchParams('range=5y')).range).toBe(DEFAULT_RANGE);
+  });
+
+  it('treats explicit from/to as a custom window', () => {
+    const f = parseFilters(new URLSearchParams('from=2026-11-30T09:00:00.000Z&to=2026-11-30T10:00:00.000Z&range=1h'));
+    expect(f.range).toBe('custom');
+    expect(resolveRange(f, NOW)).toEqual({ from: '2026-11-30T09:00:00.000Z', to: '2026-11-30T10:00:00.000Z' });
+  });
+
+  it('round-trips through the URL and drops the default range', () => {
+    const search = 'agent=repo-fixer&environment=swe-sandbox&tag=a:1&range=30d&q=x';
+    const f = parseFilters(new URLSearchParams(search));
+    expect(parseFilters(filtersToSearch(f))).toEqual(f);
+    expect(filtersToSearch({ ...f, range: DEFAULT_RANGE }).has('range')).toBe(false);
+  });
+
+  it('keeps view parameters that are not filters', () => {
+    const base = new URLSearchParams('sort=cost_usd&order=desc&model=old');
+    const out = filtersToSearch(withDimension(parseFilters(base), 'model', 'new'), base);
+    expect(out.get('sort')).toBe('cost_usd');
+    expect(out.get('model')).toBe('new');
+  });
+
+  it('clears a dimension with an empty value', () => {
+    const f = withDimension(parseFilters(new URLSearchParams('model=a&agent=b')), 'model', '');
+    expect(f.dims).toEqual({ agent: 'b' });
+    expect(activeFilterCount(f)).toBe(1);
+  });
+});
+
+describe('filters to API parameters', () => {
+  it('resolves relative ranges against now', () => {
+    const f = parseFilters(new URLSearchParams('range=24h&model=m&tag=k:v&q=abc'));
+    expect(filtersToApiParams(f, NOW)).toEqual([
+      ['model', 'm'],
+      ['tag', 'k:v'],
+      ['from', '2026-11-29T12:00:00.000Z'],
+      ['q', 'abc'],
+    ]);
+    expect(filtersToApiParams(f, NOW, false).some(([k]) => k === 'q')).toBe(false);
+  });
+
+  it('sends no bounds for all time', () => {
+    expect(filtersToApiParams(parseFilters(new URLSearchParams('range=all')), NOW)).toEqual([]);
+  });
+
+  it('narrows to a clicked bucket', () => {
+    const f = withWindow(parseFilters(new URLSearchParams('model=m')), '2026-11-30T09:00:00.000Z', '2026-11-30T10:00:00.000Z');
+    expect(filtersToSearch(f).toString()).toBe('model=m&from=2026-11-30T09%3A00%3A00.000Z&to=2026-11-30T10%3A00%3A00.000Z');
+    expect(rangeLabel(f)).toBe('2026-11-30 09:00 UTC → 2026-11-30 10:00 UTC');
+  });
+});
+
+describe('buildQuery', () => {
+  it('drops empty values and repeats arrays', () => {
+    expect(buildQuery({ a: 1, b: '', c: null, d: undefined, tag: ['k:v', 'x:y'], e: true })).toBe('?a=1&tag=k%3Av&tag=x%3Ay&e=true');
+    expect(buildQuery({})).toBe('');
+    expect(buildQuery([['tag', 'a:b'], ['tag', 'c:d']])).toBe('?tag=a%3Ab&tag=c%3Ad');
+  });
+});
+
+describe('runs table sort', () => {
+  it('parses with defaults', () => {
+    expect(parseSort(new URLSearchParams(''))).toEqual({ sort: 'started_at', order: 'desc' });
+    expect(parseSort(new URLSearchParams('sort=cost_usd&order=asc'))).toEqual({ sort: 'cost_usd', order: 'asc' });
+    expect(parseSort(new URLSearchParams('sort=evil'))).toEqual({ sort: 'started_at', order: 'desc' });
+    expect(parseSort(new URLSearchParams('sort=run_id'))).toEqual({ sort: 'run_id', order: 'asc' });
+  });
+  it('flips the same column and starts new ones at their natural order', () => {
+    expect(nextSort({ sort: 'steps', order: 'desc' }, 'steps')).toEqual({ sort: 'steps', order: 'asc' });
+    expect(nextSort({ sort: 'steps', order: 'desc' }, 'cost_usd')).toEqual({ sort: 'cost_usd', order: 'desc' });
+    expect(nextSort({ sort: 'steps', order: 'desc' }, 'run_id')).toEqual({ sort: 'run_id', order: 'asc' });
+  });
+  it('writes only non-default sorts', () => {
+    expect(writeSort(new URLSearchParams('model=m&sort=steps'), { sort: 'started_at', order: 'desc' }).toString()).toBe('model=m');
+    expect(writeSort(new URLSearchParams(''), { sort: 'steps', order: 'asc' }).toString()).toBe('sort=steps&order=asc');
+  });
+});

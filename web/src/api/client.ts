@@ -1,0 +1,113 @@
+// The dashboard's one typed client of the HTTP API (/api/v1). Every request goes through
+// `getJson`, which turns non-2xx answers into an ApiError carrying the server's code/message.
+import type { FilterOptions, Overview, RunDetail, RunsPage, Timeseries } from '../../../schemas/api.js';
+import { filtersToApiParams, type Filters } from '../lib/filters.js';
+import { buildQuery } from '../lib/query-string.js';
+
+export const API_BASE = '/api/v1';
+
+/** An API failure: HTTP status plus the server's error code and message. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+
+  /** Status 0 means the request never got an HTTP answer (server down, network). */
+  get isNetwork(): boolean {
+    return this.status === 0;
+  }
+
+  get isNotFound(): boolean {
+    return this.status === 404;
+  }
+}
+
+function isErrorBody(v: unknown): v is { error: { code?: unknown; message?: unknown } } {
+  return typeof v === 'object' && v !== null && typeof (v as { error?: unknown }).error === 'object' && (v as { error: unknown }).error !== null;
+}
+
+/** Maps an HTTP answer that is not OK to an ApiError (exported for tests). */
+export function errorFromResponse(status: number, statusText: string, body: unknown): ApiError {
+  if (isErrorBody(body)) {
+    const code = typeof body.error.code === 'string' ? body.error.code : `http_${status}`;
+    const message = typeof body.error.message === 'string' ? body.error.message : statusText || `HTTP ${status}`;
+    return new ApiError(status, code, message);
+  }
+  return new ApiError(status, `http_${status}`, statusText ? `${status} ${statusText}` : `HTTP ${status}`);
+}
+
+export type Fetch = typeof fetch;
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** GETs `path` (relative to the API base, with its query string) and parses the JSON answer. */
+export async function getJson<T>(path: string, opts: RequestOptions = {}, fetchImpl: Fetch = fetch): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetchImpl(`${API_BASE}${path}`, { headers: { accept: 'application/json' }, signal: opts.signal });
+  } catch (err) {
+    if ((err as { name?: string })?.name === 'AbortError') throw err;
+    throw new ApiError(0, 'network_error', 'Cannot reach the Trajscope server. Is it running?');
+  }
+  const text = await res.text();
+  let body: unknown = undefined;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      if (res.ok) throw new ApiError(res.status, 'bad_response', 'The server answered with something that is not JSON.');
+    }
+  }
+  if (!res.ok) throw errorFromResponse(res.status, res.statusText, body);
+  return body as T;
+}
+
+export const RUN_SORT_KEYS = ['started_at', 'cost_usd', 'steps', 'duration_ms', 'run_id'] as const;
+export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+export interface RunsQuery {
+  sort?: RunSortKey;
+  order?: SortOrder;
+  limit?: number;
+  cursor?: string | null;
+}
+
+export type TimeBucket = 'hour' | 'day' | 'auto';
+
+/** Typed endpoints. `now` fixes relative time ranges so one view asks every endpoint the same. */
+export const api = {
+  runs(filters: Filters, now: Date, q: RunsQuery = {}, opts?: RequestOptions): Promise<RunsPage> {
+    const params: [string, string][] = [...filtersToApiParams(filters, now)];
+    if (q.sort) params.push(['sort', q.sort]);
+    if (q.order) params.push(['order', q.order]);
+    if (q.limit) params.push(['limit', String(q.limit)]);
+    if (q.cursor) params.push(['cursor', q.cursor]);
+    return getJson<RunsPage>(`/runs${buildQuery(params)}`, opts);
+  },
+
+  run(runId: string, opts?: RequestOptions): Promise<RunDetail> {
+    return getJson<RunDetail>(`/runs/${encodeURIComponent(runId)}`, opts);
+  },
+
+  overview(filters: Filters, now: Date, opts?: RequestOptions): Promise<Overview> {
+    return getJson<Overview>(`/overview${buildQuery(filtersToApiParams(filters, now, false))}`, opts);
+  },
+
+  timeseries(filters: Filters, now: Date, bucket: TimeBucket = 'auto', opts?: RequestOptions): Promise<Timeseries> {
+    const params = [...filtersToApiParams(filters, now, false), ['bucket', bucket] as [string, string]];
+    return getJson<Timeseries>(`/metrics/timeseries${buildQuery(params)}`, opts);
+  },
+
+  filterOptions(project: string | undefined, opts?: RequestOptions): Promise<FilterOptions> {
+    return getJson<FilterOptions>(`/filters${buildQuery({ project })}`, opts);
+  },
+};

@@ -1,0 +1,38 @@
+// The filter state of the current URL, and setters that write it back to the URL.
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { filtersToSearch, parseFilters, FILTER_PARAMS, type Filters } from '../lib/filters.js';
+
+export interface FilterState {
+  filters: Filters;
+  /** The query string of the filters alone ("?model=x&range=24h" or ''), for links between views. */
+  filterSearch: string;
+  /** A stable key of the filter state plus the instant relative ranges are resolved against. */
+  key: string;
+  /** The instant relative ranges ("last 24h") are measured from; moves on refresh or filter change. */
+  now: Date;
+  setFilters: (f: Filters) => void;
+  refresh: () => void;
+}
+
+export function useFilters(): FilterState {
+  const [params, setParams] = useSearchParams();
+  const filterSearch = useMemo(() => {
+    const only = new URLSearchParams();
+    for (const [k, v] of params) if ((FILTER_PARAMS as readonly string[]).includes(k)) only.append(k, v);
+    const s = filtersToSearch(parseFilters(only)).toString();
+    return s ? `?${s}` : '';
+  }, [params]);
+  const filters = useMemo(() => parseFilters(new URLSearchParams(filterSearch)), [filterSearch]);
+  const [tick, setTick] = useState(0);
+  // `now` is re-read whenever the filters change or the user refreshes, not on every render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const now = useMemo(() => new Date(), [filterSearch, tick]);
+
+  const setFilters = useCallback(
+    (f: Filters) => setParams((prev) => filtersToSearch(f, prev), { replace: false }),
+    [setParams],
+  );
+  const refresh = useCallback(() => setTick((t) => t + 1), []);
+  return { filters, filterSearch, key: `${filterSearch}#${now.getTime()}`, now, setFilters, refresh };
+}

@@ -1,0 +1,128 @@
+// Shapes API responses into rows recharts can draw. Pure.
+import type { StepRow, Timeseries, ToolCallRow } from '../../../schemas/api.js';
+
+export interface TimeseriesChartRow {
+  /** Bucket start, epoch ms (x value). */
+  t: number;
+  /** Bucket start and end (ISO), for click-through to the runs of that bucket. */
+  from: string;
+  to: string;
+  runs: number;
+  ended: number;
+  successes: number;
+  failures: number;
+  /** Completion rate in percent (0–100), null when nothing ended in the bucket. */
+  completion_pct: number | null;
+  cost_usd: number;
+  tokens: number;
+  steps_p50: number | null;
+  steps_p90: number | null;
+}
+
+/** Rows of the overview charts, one per bucket, ordered by time. */
+export function timeseriesRows(ts: Timeseries): TimeseriesChartRow[] {
+  const width = Math.max(1, ts.bucket_seconds) * 1000;
+  return ts.points
+    .map((p) => {
+      const t = new Date(p.bucket).getTime();
+      return {
+        t,
+        from: new Date(t).toISOString(),
+        to: new Date(t + width).toISOString(),
+        runs: p.runs,
+        ended: p.ended,
+        successes: p.successes,
+        failures: Math.max(0, p.ended - p.successes),
+        completion_pct: p.completion_rate === null ? null : round(p.completion_rate * 100, 1),
+        cost_usd: p.cost_usd,
+        tokens: p.input_tokens + p.output_tokens,
+        steps_p50: p.steps_p50,
+        steps_p90: p.steps_p90,
+      };
+    })
+    .filter((r) => Number.isFinite(r.t))
+    .sort((a, b) => a.t - b.t);
+}
+
+/** Formats a bucket's start for the x axis: the time of day for hourly buckets, else the date. */
+export function bucketLabel(t: number, bucketSeconds: number, timeZone?: string): string {
+  const d = new Date(t);
+  if (bucketSeconds < 86400) {
+    return new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(d);
+  }
+  return new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric' }).format(d);
+}
+
+export interface StepChartRow {
+  step: number;
+  input_tokens: number;
+  output_tokens: number;
+  tokens: number;
+  cost_usd: number;
+  latency_ms: number | null;
+  error: boolean;
+}
+
+/** One row per step for the run page's per-step chart; a step is an error when it or a tool call failed. */
+export function stepChartRows(steps: StepRow[], toolCalls: ToolCallRow[] = []): StepChartRow[] {
+  const failedSteps = new Set<number>();
+  for (const c of toolCalls) if (c.status === 'error' && c.step !== null) failedSteps.add(c.step);
+  return [...steps]
+    .sort((a, b) => a.step - b.step)
+    .map((s) => ({
+      step: s.step,
+      input_tokens: s.input_tokens,
+      output_tokens: s.output_tokens,
+      tokens: s.input_tokens + s.output_tokens,
+      cost_usd: s.cost_usd,
+      latency_ms: s.latency_ms,
+      error: stepHasError(s) || failedSteps.has(s.step),
+    }));
+}
+
+export function stepHasError(s: Pick<StepRow, 'error_type' | 'error_message'>): boolean {
+  return Boolean(s.error_type || s.error_message);
+}
+
+/** Tool calls keyed by step; calls without a step go under `null`. Each list is in time order. */
+export function groupToolCallsByStep(calls: ToolCallRow[]): Map<number | null, ToolCallRow[]> {
+  const byStep = new Map<number | null, ToolCallRow[]>();
+  for (const c of calls) {
+    const list = byStep.get(c.step);
+    if (list) list.push(c);
+    else byStep.set(c.step, [c]);
+  }
+  for (const list of byStep.values()) list.sort((a, b) => a.ts.localeCompare(b.ts) || a.call_id.localeCompare(b.call_id));
+  return byStep;
+}
+
+/** Pretty-prints JSON text (tool arguments); text that isn't JSON comes back unchanged. */
+export function prettyJson(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed || !/^[[{"]/.test(trimmed)) return text;
+  try {
+    return JSON.stringify(JSON.parse(trimmed), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Nice upper bound for an axis, so ticks are round numbers. */
+export function niceMax(v: number): number {
+  if (!(v > 0)) return 1;
+  const exp = Math.pow(10, Math.floor(Math.log10(v)));
+  for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * exp) return m * exp;
+  return 10 * exp;
+}
+
+function round(v: number, digits: number): number {
+  const f = Math.pow(10, digits);
+  return Math.round(v * f) / f;
+}

@@ -1,0 +1,141 @@
+// The dashboard's filter state. It lives in the URL query string (so every view is a link you
+// can share) and is turned into API query parameters here. Pure functions only.
+
+export const RANGE_PRESETS = ['1h', '24h', '7d', '30d', 'all'] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number];
+export const DEFAULT_RANGE: RangePreset = '7d';
+
+const RANGE_MS: Record<Exclude<RangePreset, 'all'>, number> = {
+  '1h': 3600_000,
+  '24h': 24 * 3600_000,
+  '7d': 7 * 24 * 3600_000,
+  '30d': 30 * 24 * 3600_000,
+};
+
+export const RANGE_LABELS: Record<RangePreset, string> = {
+  '1h': 'Last hour',
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  all: 'All time',
+};
+
+/** Dimensions filtered by exact value; the URL parameter is the API parameter. */
+export const DIMENSIONS = [
+  'project',
+  'model',
+  'agent',
+  'agent_version',
+  'task_category',
+  'environment',
+  'status',
+  'failure_mode',
+] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/** Everything the URL can say about which runs are in view. */
+export interface Filters {
+  dims: Partial<Record<Dimension, string>>;
+  /** `k:v` pairs, repeatable. */
+  tags: string[];
+  /** A preset, or 'custom' when explicit from/to are in the URL. */
+  range: RangePreset | 'custom';
+  /** Explicit bounds (ISO), used when range is 'custom'. */
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+/** Parameters that are part of the filter state (everything else in the URL is view state). */
+export const FILTER_PARAMS = [...DIMENSIONS, 'tag', 'range', 'from', 'to', 'q'] as const;
+
+function isPreset(s: string | null): s is RangePreset {
+  return s !== null && (RANGE_PRESETS as readonly string[]).includes(s);
+}
+
+/** Reads the filter state from a URL query string. */
+export function parseFilters(params: URLSearchParams): Filters {
+  const dims: Filters['dims'] = {};
+  for (const d of DIMENSIONS) {
+    const v = params.get(d);
+    if (v) dims[d] = v;
+  }
+  const tags = params.getAll('tag').filter((t) => t.includes(':'));
+  const from = params.get('from') || undefined;
+  const to = params.get('to') || undefined;
+  const rangeParam = params.get('range');
+  let range: Filters['range'];
+  if (from || to) range = 'custom';
+  else range = isPreset(rangeParam) ? rangeParam : DEFAULT_RANGE;
+  const q = params.get('q')?.trim() || undefined;
+  return { dims, tags, range, from, to, q };
+}
+
+/** Writes the filter state into URL parameters, dropping defaults so links stay short. */
+export function filtersToSearch(f: Filters, base?: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams(base);
+  for (const p of FILTER_PARAMS) out.delete(p);
+  for (const d of DIMENSIONS) {
+    const v = f.dims[d];
+    if (v) out.set(d, v);
+  }
+  for (const t of f.tags) out.append('tag', t);
+  if (f.range === 'custom') {
+    if (f.from) out.set('from', f.from);
+    if (f.to) out.set('to', f.to);
+  } else if (f.range !== DEFAULT_RANGE) {
+    out.set('range', f.range);
+  }
+  if (f.q) out.set('q', f.q);
+  return out;
+}
+
+/** The time bounds of a filter state at instant `now`. */
+export function resolveRange(f: Filters, now: Date): { from?: string; to?: string } {
+  if (f.range === 'custom') return { from: f.from, to: f.to };
+  if (f.range === 'all') return {};
+  return { from: new Date(now.getTime() - RANGE_MS[f.range]).toISOString() };
+}
+
+/**
+ * API query parameters for a filter state: [name, value] pairs, repeatable names allowed.
+ * `now` fixes relative ranges; `includeQ` is false for the aggregate endpoints that don't search.
+ */
+export function filtersToApiParams(f: Filters, now: Date, includeQ = true): [string, string][] {
+  const out: [string, string][] = [];
+  for (const d of DIMENSIONS) {
+    const v = f.dims[d];
+    if (v) out.push([d, v]);
+  }
+  for (const t of f.tags) out.push(['tag', t]);
+  const { from, to } = resolveRange(f, now);
+  if (from) out.push(['from', from]);
+  if (to) out.push(['to', to]);
+  if (includeQ && f.q) out.push(['q', f.q]);
+  return out;
+}
+
+/** Number of active filters besides the time range (for "clear filters" affordances). */
+export function activeFilterCount(f: Filters): number {
+  return Object.values(f.dims).filter(Boolean).length + f.tags.length + (f.q ? 1 : 0);
+}
+
+/** A copy of the filters with one dimension set (or cleared with ''). */
+export function withDimension(f: Filters, d: Dimension, value: string): Filters {
+  const dims = { ...f.dims };
+  if (value) dims[d] = value;
+  else delete dims[d];
+  return { ...f, dims };
+}
+
+/** A copy of the filters narrowed to an explicit time window (e.g. a clicked chart bucket). */
+export function withWindow(f: Filters, from: string, to: string): Filters {
+  return { ...f, range: 'custom', from, to };
+}
+
+/** A short human label of the time window: "Last 7 days", or "Nov 30 09:00 → 10:00". */
+export function rangeLabel(f: Filters): string {
+  if (f.range !== 'custom') return RANGE_LABELS[f.range];
+  const fmt = (iso: string | undefined) => (iso ? iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC') : '…');
+  return `${fmt(f.from)} → ${fmt(f.to)}`;
+}

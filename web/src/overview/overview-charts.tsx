@@ -1,0 +1,143 @@
+// The overview's charts over time. Clicking a bucket opens the runs of that time window.
+import type { ReactNode } from 'react';
+import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { bucketLabel, type TimeseriesChartRow } from '../lib/chart-data.js';
+import { formatInt, formatUsd } from '../lib/format.js';
+
+const C = {
+  success: 'var(--c-success)',
+  failure: 'var(--c-failure)',
+  other: 'var(--c-neutral-chart)',
+  line: 'var(--c-accent)',
+  line2: 'var(--c-accent-2)',
+  grid: 'var(--c-grid)',
+  axis: 'var(--c-muted)',
+};
+
+interface ChartProps {
+  rows: TimeseriesChartRow[];
+  bucketSeconds: number;
+  onSelect: (row: TimeseriesChartRow) => void;
+}
+
+const axisTick = { fontSize: 11, fill: C.axis };
+
+function xAxis(bucketSeconds: number) {
+  return (
+    <XAxis
+      dataKey="t"
+      tickFormatter={(t: number) => bucketLabel(t, bucketSeconds)}
+      tick={axisTick}
+      tickLine={false}
+      axisLine={{ stroke: C.grid }}
+      minTickGap={24}
+    />
+  );
+}
+
+/** recharts' chart-level click: find the row under the pointer. */
+function clickHandler(rows: TimeseriesChartRow[], onSelect: (row: TimeseriesChartRow) => void) {
+  return (state: { activeTooltipIndex?: number | string | null } | null) => {
+    const i = state?.activeTooltipIndex;
+    if (i === null || i === undefined) return;
+    const row = rows[Number(i)];
+    if (row) onSelect(row);
+  };
+}
+
+function ChartCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+  return (
+    <section className="card chart-card">
+      <div className="card-head">
+        <h3>{title}</h3>
+        {subtitle && <span className="muted small">{subtitle}</span>}
+      </div>
+      <div className="chart-box">{children}</div>
+    </section>
+  );
+}
+
+function tooltipLabel(bucketSeconds: number) {
+  return (t: unknown) => (typeof t === 'number' ? bucketLabel(t, bucketSeconds) : String(t));
+}
+
+const tooltipStyle = { fontSize: 12, borderRadius: 6, border: '1px solid var(--c-border)' };
+
+export function RunsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
+  const chartRows = rows.map((r) => ({ ...r, other: Math.max(0, r.runs - r.ended) }));
+  return (
+    <ChartCard title="Runs and completion rate" subtitle="click a bar to see its runs">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={chartRows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid stroke={C.grid} vertical={false} />
+          {xAxis(bucketSeconds)}
+          <YAxis yAxisId="runs" allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
+          <YAxis
+            yAxisId="pct"
+            orientation="right"
+            domain={[0, 100]}
+            tickFormatter={(v: number) => `${v}%`}
+            tick={axisTick}
+            tickLine={false}
+            axisLine={false}
+            width={40}
+          />
+          <Tooltip
+            contentStyle={tooltipStyle}
+            labelFormatter={tooltipLabel(bucketSeconds)}
+            formatter={(value, name) => (name === 'Completion rate' ? [value === null ? '—' : `${value}%`, name] : [formatInt(Number(value)), name])}
+          />
+          <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
+          <Bar yAxisId="runs" dataKey="successes" name="Succeeded" stackId="runs" fill={C.success} cursor="pointer" isAnimationActive={false} />
+          <Bar yAxisId="runs" dataKey="failures" name="Did not succeed" stackId="runs" fill={C.failure} cursor="pointer" isAnimationActive={false} />
+          <Bar yAxisId="runs" dataKey="other" name="Running" stackId="runs" fill={C.other} cursor="pointer" isAnimationActive={false} />
+          <Line
+            yAxisId="pct"
+            dataKey="completion_pct"
+            name="Completion rate"
+            stroke={C.line}
+            strokeWidth={2}
+            dot={rows.length < 40 ? { r: 2.5 } : false}
+            connectNulls
+            isAnimationActive={false}
+          />
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function CostChart({ rows, bucketSeconds, onSelect }: ChartProps) {
+  return (
+    <ChartCard title="Cost" subtitle="USD per bucket">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={rows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid stroke={C.grid} vertical={false} />
+          {xAxis(bucketSeconds)}
+          <YAxis tickFormatter={(v: number) => formatUsd(v)} tick={axisTick} tickLine={false} axisLine={false} width={56} />
+          <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatUsd(Number(v)), name]} />
+          <Bar dataKey="cost_usd" name="Cost" fill={C.line} cursor="pointer" isAnimationActive={false} />
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function StepsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
+  return (
+    <ChartCard title="Steps per run" subtitle="median and 90th percentile">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={rows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid stroke={C.grid} vertical={false} />
+          {xAxis(bucketSeconds)}
+          <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
+          <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [v === null ? '—' : formatInt(Number(v)), name]} />
+          <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
+          <Line dataKey="steps_p50" name="p50" stroke={C.line} strokeWidth={2} dot={rows.length < 40 ? { r: 2.5 } : false} connectNulls isAnimationActive={false} />
+          <Line dataKey="steps_p90" name="p90" stroke={C.line2} strokeWidth={2} strokeDasharray="5 3" dot={rows.length < 40 ? { r: 2.5 } : false} connectNulls isAnimationActive={false} />
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+

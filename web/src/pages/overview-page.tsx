@@ -1,0 +1,162 @@
+// Overview: headline numbers of the runs in view and their trend over time.
+import { useNavigate, useOutletContext } from 'react-router-dom';
+import { api } from '../api/client.js';
+import { useApi } from '../api/use-api.js';
+import { Empty, ErrorState, Loading } from '../components/states.js';
+import { KpiTile } from '../components/kpi-tile.js';
+import { StatusBadge } from '../components/status-badge.js';
+import type { FilterState } from '../hooks/use-filters.js';
+import { timeseriesRows, type TimeseriesChartRow } from '../lib/chart-data.js';
+import { filtersToSearch, rangeLabel, withDimension, withWindow, type Filters } from '../lib/filters.js';
+import { formatInt, formatInterval, formatNumber, formatPercent, formatTokens, formatUsd } from '../lib/format.js';
+import { CostChart, RunsChart, StepsChart } from '../overview/overview-charts.js';
+
+const STATUS_ORDER = ['success', 'failure', 'error', 'timeout', 'cancelled', 'running'];
+
+function runsLink(f: Filters, extra: Record<string, string> = {}) {
+  const s = filtersToSearch(f);
+  for (const [k, v] of Object.entries(extra)) s.set(k, v);
+  const q = s.toString();
+  return { pathname: '/runs', search: q ? `?${q}` : '' };
+}
+
+export function OverviewPage() {
+  const fs = useOutletContext<FilterState>();
+  const { filters, now, key } = fs;
+  const navigate = useNavigate();
+  const ov = useApi(`overview${key}`, (signal) => api.overview(filters, now, { signal }));
+  const ts = useApi(`timeseries${key}`, (signal) => api.timeseries(filters, now, 'auto', { signal }));
+
+  const o = ov.state.data;
+  const openBucket = (row: TimeseriesChartRow) => navigate(runsLink(withWindow(filters, row.from, row.to)));
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Overview</h1>
+        <span className="muted">{rangeLabel(filters)}</span>
+        {(ov.state.status === 'loading' || ts.state.status === 'loading') && o && <Loading compact label="Updating…" />}
+      </div>
+
+      {ov.state.status === 'error' ? (
+        <ErrorState error={ov.state.error} onRetry={ov.reload} />
+      ) : !o ? (
+        <Loading label="Loading overview…" />
+      ) : o.runs === 0 ? (
+        <Empty title="No runs in this view">
+          Widen the time range or clear filters. Runs appear here as soon as agents send events to <code>POST /v1/events</code>.
+        </Empty>
+      ) : (
+        <>
+          <div className="kpis">
+            <KpiTile
+              label="Runs"
+              value={formatInt(o.runs)}
+              detail={`${formatInt(o.ended)} ended · ${formatInt(o.running)} running`}
+              to={runsLink(filters)}
+              hint="Open these runs"
+            />
+            <KpiTile
+              label="Completion rate"
+              value={formatPercent(o.completion_rate)}
+              detail={
+                o.completion_rate_ci ? (
+                  <>
+                    95% CI {formatInterval(o.completion_rate_ci)} · {formatInt(o.successes)}/{formatInt(o.ended)}
+                  </>
+                ) : (
+                  'no run has ended yet'
+                )
+              }
+              to={runsLink(withDimension(filters, 'status', 'success'))}
+              hint="Successful runs / runs that ended, with a Wilson 95% interval"
+            />
+            <KpiTile
+              label="Cost"
+              value={formatUsd(o.cost_usd)}
+              detail={`${formatTokens(o.input_tokens)} in · ${formatTokens(o.output_tokens)} out`}
+              to={runsLink(filters, { sort: 'cost_usd', order: 'desc' })}
+              hint="Most expensive runs first"
+            />
+            <KpiTile
+              label="Cost per success"
+              value={formatUsd(o.cost_per_success)}
+              detail={o.runs ? `${formatUsd(o.cost_usd / o.runs)} per run` : undefined}
+              hint="Total cost / successful runs"
+            />
+            <KpiTile
+              label="Steps per run"
+              value={formatNumber(o.steps_avg, 1)}
+              detail={`avg · p50 ${formatNumber(o.steps_p50, 0)} · p90 ${formatNumber(o.steps_p90, 0)}`}
+              to={runsLink(filters, { sort: 'steps', order: 'desc' })}
+              hint="Longest runs first"
+            />
+            <KpiTile
+              label="Tool-call success"
+              value={formatPercent(o.tool_success_rate)}
+              detail={`${formatInt(o.tool_calls)} tool calls`}
+              hint="ok tool calls / all tool calls"
+            />
+          </div>
+
+          <StatusStrip counts={o.status_counts} total={o.runs} filters={filters} />
+
+          {ts.state.status === 'error' ? (
+            <ErrorState error={ts.state.error} onRetry={ts.reload} title="Charts unavailable" />
+          ) : !ts.state.data ? (
+            <Loading label="Loading charts…" />
+          ) : (
+            <Charts rows={timeseriesRows(ts.state.data)} bucketSeconds={ts.state.data.bucket_seconds} onSelect={openBucket} />
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Charts({ rows, bucketSeconds, onSelect }: { rows: TimeseriesChartRow[]; bucketSeconds: number; onSelect: (r: TimeseriesChartRow) => void }) {
+  if (rows.length === 0) return <Empty title="No data points in this time range" />;
+  return (
+    <div className="charts">
+      <RunsChart rows={rows} bucketSeconds={bucketSeconds} onSelect={onSelect} />
+      <CostChart rows={rows} bucketSeconds={bucketSeconds} onSelect={onSelect} />
+      <StepsChart rows={rows} bucketSeconds={bucketSeconds} onSelect={onSelect} />
+    </div>
+  );
+}
+
+/** Runs by status as one proportional strip; each part links to the runs with that status. */
+function StatusStrip({ counts, total, filters }: { counts: Record<string, number>; total: number; filters: Filters }) {
+  const entries = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => rank(a) - rank(b));
+  if (entries.length === 0 || total === 0) return null;
+  return (
+    <section className="card status-strip-card" aria-label="Runs by status">
+      <div className="status-strip">
+        {entries.map(([s, n]) => (
+          <div key={s} className={`strip-part strip-${s}`} style={{ flexGrow: n }} title={`${s}: ${n}`} />
+        ))}
+      </div>
+      <div className="status-legend">
+        {entries.map(([s, n]) => (
+          <StatusLegendItem key={s} status={s} n={n} total={total} filters={filters} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function StatusLegendItem({ status, n, total, filters }: { status: string; n: number; total: number; filters: Filters }) {
+  const navigate = useNavigate();
+  return (
+    <button type="button" className="legend-item" onClick={() => navigate(runsLink(withDimension(filters, 'status', status)))}>
+      <StatusBadge status={status} /> {formatInt(n)} <span className="muted">({formatPercent(n / total, 0)})</span>
+    </button>
+  );
+}
+
+function rank(s: string): number {
+  const i = STATUS_ORDER.indexOf(s);
+  return i < 0 ? STATUS_ORDER.length : i;
+}
