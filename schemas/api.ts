@@ -108,8 +108,9 @@ export interface Interval {
 }
 
 export interface Overview {
-  from: string;
-  to: string;
+  /** The range asked for, else that of the runs found; null when there are none. */
+  from: string | null;
+  to: string | null;
   runs: number;
   ended: number;
   successes: number;

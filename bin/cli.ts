@@ -1,0 +1,98 @@
+// The `trajscope` command: serve | migrate | import | demo.
+import { Command, Option } from 'commander';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { runServe } from './serve-command.js';
+import { runMigrate } from './migrate-command.js';
+import { runImport } from './import-command.js';
+import { runDemo } from './demo-command.js';
+
+/** Global flags, each the twin of an environment variable. */
+const FLAG_ENV: [flag: string, env: string, help: string][] = [
+  ['--host <host>', 'TRAJSCOPE_HOST', 'address to listen on (default 127.0.0.1)'],
+  ['--port <port>', 'TRAJSCOPE_PORT', 'port to listen on (default 7300)'],
+  ['--data-dir <dir>', 'TRAJSCOPE_DATA_DIR', 'embedded data folder (default ./data)'],
+  ['--prices <file>', 'TRAJSCOPE_PRICES', 'model price table (JSON) overriding the shipped one'],
+  ['--clickhouse-url <url>', 'CLICKHOUSE_URL', 'ClickHouse server instead of the embedded engine'],
+  ['--kafka-brokers <list>', 'KAFKA_BROKERS', 'Kafka brokers, comma separated'],
+  ['--log-level <level>', 'TRAJSCOPE_LOG_LEVEL', 'debug | info | warn | error | silent'],
+];
+
+function configFrom(cmd: Command): Config {
+  const opts = cmd.optsWithGlobals() as Record<string, string | undefined>;
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const [flag, name] of FLAG_ENV) {
+    const key = flag.replace(/^--/, '').replace(/ .*/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+    if (opts[key] !== undefined) env[name] = opts[key];
+  }
+  return loadConfig(env);
+}
+
+const program = new Command('trajscope')
+  .description('Observability and analytics for LLM-agent trajectories')
+  .showHelpAfterError();
+for (const [flag, , help] of FLAG_ENV) program.addOption(new Option(flag, help));
+
+program
+  .command('serve')
+  .description('API, dashboard and in-process ingest on embedded storage (or the configured servers)')
+  .option('--demo [runs]', 'when the data folder holds no runs, backfill this many demo runs first (default 1000)')
+  .option('--demo-live', 'keep streaming live demo traffic while serving')
+  .action(async (o: { demo?: string | boolean; demoLive?: boolean }, cmd: Command) => {
+    const demoRuns = o.demo === undefined ? 0 : o.demo === true ? 1000 : parsePositive(o.demo, '--demo');
+    await runServe(configFrom(cmd), { demoRuns, demoLive: !!o.demoLive });
+  });
+
+program
+  .command('migrate')
+  .description('apply the ClickHouse migrations not yet applied')
+  .action(async (_o: unknown, cmd: Command) => runMigrate(configFrom(cmd)));
+
+program
+  .command('import')
+  .description('import NDJSON files of Trajscope events')
+  .argument('<files...>', 'files (or folders of .ndjson / .jsonl files)')
+  .option('--url <url>', 'send to a running server over HTTP instead of writing the data folder')
+  .option('--project <project>', 'project for events that name none')
+  .action(async (files: string[], o: { url?: string; project?: string }, cmd: Command) => {
+    process.exitCode = await runImport(configFrom(cmd), files, o);
+  });
+
+program
+  .command('demo')
+  .description('generate realistic, seeded agent traffic through the ingest path')
+  .option('--runs <n>', 'number of runs to backfill', '1000')
+  .option('--seed <n>', 'random seed (same seed, same data)', '42')
+  .option('--days <n>', 'spread the runs over the last N days', '7')
+  .option('--live', 'stream live traffic instead of a backfill, until stopped')
+  .option('--rate <n>', 'live events per second', '50')
+  .option('--url <url>', 'send to a running server over HTTP instead of writing the data folder')
+  .action(async (o: { runs: string; seed: string; days: string; live?: boolean; rate: string; url?: string }, cmd: Command) => {
+    await runDemo(configFrom(cmd), {
+      runs: parsePositive(o.runs, '--runs'),
+      seed: parsePositive(o.seed, '--seed'),
+      days: parsePositive(o.days, '--days'),
+      live: !!o.live,
+      rate: parsePositive(o.rate, '--rate'),
+      url: o.url,
+    });
+  });
+
+function parsePositive(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) {
+    console.error(`trajscope: ${flag} must be a positive integer (got ${v})`);
+    process.exit(2);
+  }
+  return n;
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`trajscope: ${err.message}`);
+    process.exit(2);
+  }
+  console.error(`trajscope: ${(err as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,101 @@
+// The one configuration module: parses the environment (and command-line overrides) with zod
+// at start. Nothing else reads process.env.
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const int = (def: number) => z.coerce.number().int().positive().default(def);
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+const envSchema = z.object({
+  TRAJSCOPE_HOST: z.string().min(1).default('127.0.0.1'),
+  TRAJSCOPE_PORT: z.coerce.number().int().min(0).max(65535).default(7300),
+  TRAJSCOPE_DATA_DIR: z.string().min(1).default('./data'),
+  TRAJSCOPE_ADMIN_TOKEN: optionalString,
+  TRAJSCOPE_PRICES: optionalString,
+  TRAJSCOPE_DEFAULT_PROJECT: z.string().min(1).default('default'),
+  TRAJSCOPE_MAX_BODY_BYTES: int(64 * 1024 * 1024),
+  TRAJSCOPE_MAX_TEXT_CHARS: int(32 * 1024),
+  TRAJSCOPE_BATCH_MAX_ROWS: int(50_000),
+  TRAJSCOPE_BATCH_MAX_AGE_MS: int(1_000),
+  TRAJSCOPE_BUFFER_MAX_ROWS: int(500_000),
+  TRAJSCOPE_BUFFER_MAX_BYTES: int(256 * 1024 * 1024),
+  TRAJSCOPE_INGEST_WAIT_MS: int(30_000),
+  TRAJSCOPE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  CLICKHOUSE_URL: optionalString.pipe(z.url({ message: 'CLICKHOUSE_URL must be a URL such as http://127.0.0.1:8123' }).optional()),
+  CLICKHOUSE_USER: optionalString,
+  CLICKHOUSE_PASSWORD: optionalString,
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('default'),
+  CLICKHOUSE_CLUSTER: optionalString,
+  KAFKA_BROKERS: optionalString,
+  KAFKA_TOPIC: z.string().min(1).default('trajscope.events'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  adminToken?: string;
+  pricesFile?: string;
+  defaultProject: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  ingest: {
+    maxBodyBytes: number;
+    maxTextChars: number;
+    batchMaxRows: number;
+    batchMaxAgeMs: number;
+    bufferMaxRows: number;
+    bufferMaxBytes: number;
+    /** How long an HTTP request waits for its rows to be stored before answering 503. */
+    waitMs: number;
+  };
+  clickhouse: { url?: string; user?: string; password?: string; database: string; cluster?: string };
+  kafka: { brokers: string[]; topic: string };
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses settings from an environment-like object; throws ConfigError naming each bad value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.TRAJSCOPE_HOST,
+    port: e.TRAJSCOPE_PORT,
+    dataDir: resolve(e.TRAJSCOPE_DATA_DIR),
+    adminToken: e.TRAJSCOPE_ADMIN_TOKEN,
+    pricesFile: e.TRAJSCOPE_PRICES,
+    defaultProject: e.TRAJSCOPE_DEFAULT_PROJECT,
+    logLevel: e.TRAJSCOPE_LOG_LEVEL,
+    ingest: {
+      maxBodyBytes: e.TRAJSCOPE_MAX_BODY_BYTES,
+      maxTextChars: e.TRAJSCOPE_MAX_TEXT_CHARS,
+      batchMaxRows: e.TRAJSCOPE_BATCH_MAX_ROWS,
+      batchMaxAgeMs: e.TRAJSCOPE_BATCH_MAX_AGE_MS,
+      bufferMaxRows: e.TRAJSCOPE_BUFFER_MAX_ROWS,
+      bufferMaxBytes: e.TRAJSCOPE_BUFFER_MAX_BYTES,
+      waitMs: e.TRAJSCOPE_INGEST_WAIT_MS,
+    },
+    clickhouse: {
+      url: e.CLICKHOUSE_URL,
+      user: e.CLICKHOUSE_USER,
+      password: e.CLICKHOUSE_PASSWORD,
+      database: e.CLICKHOUSE_DATABASE,
+      cluster: e.CLICKHOUSE_CLUSTER,
+    },
+    kafka: {
+      brokers: (e.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
+      topic: e.KAFKA_TOPIC,
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// `trajscope serve`: API, dashboard and in-process ingest in one process.
+import type { Config } from './config.js';
+import { startServer } from '../server/index.js';
+import { LocalSink } from './event-sink.js';
+import { backfill, streamLive } from './demo-command.js';
+
+export interface ServeOptions {
+  /** Backfill this many demo runs when the data holds no runs (0: none). */
+  demoRuns: number;
+  demoLive: boolean;
+}
+
+export async function runServe(config: Config, o: ServeOptions): Promise<void> {
+  const running = await startServer(config);
+  const { log, storage } = running.services;
+  const mode = config.clickhouse.url ? `ClickHouse at ${config.clickhouse.url}` : `embedded storage in ${config.dataDir}`;
+  log.info(`Trajscope is serving ${running.url} (${mode})`);
+  if (!config.adminToken) log.info('no API keys configured: the server is open to this machine only (loopback)');
+
+  const stop = new AbortController();
+  const sink = new LocalSink(running.services, undefined, false);
+  if (o.demoRuns > 0) {
+    const [{ n }] = await storage.query<{ n: string }>('SELECT count() AS n FROM (SELECT DISTINCT project, run_id FROM runs)');
+    if (Number(n) === 0) {
+      log.info(`backfilling ${o.demoRuns} demo runs (the dashboard fills as they arrive)`);
+      const t0 = Date.now();
+      void backfill(sink, { runs: o.demoRuns, seed: 42, days: 7 })
+        .then(({ events }) => log.info(`demo backfill done: ${events} events in ${((Date.now() - t0) / 1000).toFixed(1)} s`))
+        .catch((err) => log.error('demo backfill failed', err));
+    } else log.info(`the data folder already holds ${n} runs; no demo backfill`);
+  }
+  if (o.demoLive) {
+    void streamLive(sink, { seed: Date.now() % 100_000, rate: 50 }, stop.signal).catch((err) => log.error('live demo stopped', err));
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info(`${signal}: finishing writes and shutting down`);
+    stop.abort();
+    await running.close().catch((err) => log.error('shutdown failed', err));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,204 @@
+// Turns normalized events into ClickHouse rows, table by table. Pure.
+import type { PriceBook } from '../analytics/pricing.js';
+import type {
+  RunEndEvent,
+  RunStartEvent,
+  ScoreEvent,
+  StepEvent,
+  ToolCallEvent,
+  TrajEvent,
+} from '../schemas/normalize-event.js';
+
+export type TableName = 'runs' | 'steps' | 'tool_calls' | 'scores';
+
+export interface RowBatch {
+  rows: Record<TableName, object[]>;
+  /** Rough size of the text carried, to bound the writer's memory. */
+  bytes: number;
+}
+
+export interface RowContext {
+  prices: PriceBook;
+  /** The model of a run as far as known (its run_start), used to price steps that name none. */
+  runModel(project: string, runId: string): string | undefined;
+}
+
+export function emptyRowBatch(): RowBatch {
+  return { rows: { runs: [], steps: [], tool_calls: [], scores: [] }, bytes: 0 };
+}
+
+/**
+ * Rows for a list of events. Besides one row per event in its own table, every run touched
+ * gets one `runs` row with the first and last event time (and run_start / run_end fields),
+ * so a run exists as soon as any of its events arrives, in whatever order.
+ */
+export function eventsToRows(events: readonly TrajEvent[], ctx: RowContext): RowBatch {
+  const batch = emptyRowBatch();
+  const touched = new Map<string, { project: string; run_id: string; first: number; last: number; model: string }>();
+  const batchModels = new Map<string, string>();
+  for (const e of events) if (e.type === 'run_start' && e.model) batchModels.set(runKey(e), e.model);
+
+  for (const e of events) {
+    switch (e.type) {
+      case 'run_start':
+        batch.rows.runs.push(runStartRow(e));
+        break;
+      case 'run_end':
+        batch.rows.runs.push(runEndRow(e));
+        break;
+      case 'step': {
+        const model = e.model || batchModels.get(runKey(e)) || ctx.runModel(e.project, e.run_id) || '';
+        batch.rows.steps.push(stepRow(e, model, ctx.prices));
+        batch.bytes += e.action.length + e.observation.length + e.error_message.length;
+        touch(touched, e, e.model);
+        break;
+      }
+      case 'tool_call':
+        batch.rows.tool_calls.push(toolCallRow(e));
+        batch.bytes += e.arguments.length + e.output.length + e.error_message.length;
+        touch(touched, e, '');
+        break;
+      case 'score':
+        batch.rows.scores.push(scoreRow(e));
+        touch(touched, e, '');
+        break;
+    }
+    batch.bytes += 200;
+  }
+  for (const t of touched.values()) {
+    batch.rows.runs.push({
+      project: t.project,
+      run_id: t.run_id,
+      first_event_at: t.first,
+      last_event_at: t.last,
+      step_model: t.model || null,
+    });
+  }
+  return batch;
+}
+
+function runKey(e: { project: string; run_id: string }): string {
+  return `${e.project}\u0000${e.run_id}`;
+}
+
+function touch(
+  touched: Map<string, { project: string; run_id: string; first: number; last: number; model: string }>,
+  e: TrajEvent,
+  model: string,
+): void {
+  const key = runKey(e);
+  const t = touched.get(key);
+  if (!t) touched.set(key, { project: e.project, run_id: e.run_id, first: e.ts, last: e.ts, model });
+  else {
+    t.first = Math.min(t.first, e.ts);
+    t.last = Math.max(t.last, e.ts);
+    if (model) t.model = model;
+  }
+}
+
+const orNull = (s: string) => (s === '' ? null : s);
+const json = (m: Record<string, unknown>) => (Object.keys(m).length ? JSON.stringify(m) : '');
+
+function runStartRow(e: RunStartEvent): object {
+  return {
+    project: e.project,
+    run_id: e.run_id,
+    first_event_at: e.ts,
+    last_event_at: e.ts,
+    started_at: e.ts,
+    agent_name: orNull(e.agent_name),
+    agent_version: orNull(e.agent_version),
+    model: orNull(e.model),
+    task_id: orNull(e.task_id),
+    task_category: orNull(e.task_category),
+    environment: orNull(e.environment),
+    tags: Object.keys(e.tags).length ? JSON.stringify(e.tags) : null,
+    parent_run_id: orNull(e.parent_run_id),
+    max_steps: e.max_steps,
+    budget_usd: e.budget_usd,
+    rl_training_step: e.rl_training_step,
+    rl_policy_version: orNull(e.rl_policy_version),
+    rl_group_id: orNull(e.rl_group_id),
+    rl_sample_index: e.rl_sample_index,
+    start_metadata: orNull(json(e.metadata)),
+  };
+}
+
+function runEndRow(e: RunEndEvent): object {
+  return {
+    project: e.project,
+    run_id: e.run_id,
+    first_event_at: e.ts,
+    last_event_at: e.ts,
+    ended_at: e.ts,
+    status: e.status,
+    reward: e.reward,
+    tests_passed: e.tests_passed,
+    tests_failed: e.tests_failed,
+    failure_mode: orNull(e.failure_mode),
+    error_type: orNull(e.error_type),
+    error_message: orNull(e.error_message),
+    end_metadata: orNull(json(e.metadata)),
+  };
+}
+
+function stepRow(e: StepEvent, model: string, prices: PriceBook): object {
+  const priced = e.cost_usd === null ? prices.cost(model, e) : null;
+  return {
+    project: e.project,
+    run_id: e.run_id,
+    step: e.step,
+    event_id: e.event_id,
+    ts: e.ts,
+    model,
+    input_tokens: e.input_tokens,
+    output_tokens: e.output_tokens,
+    cache_read_tokens: e.cache_read_tokens,
+    cache_write_tokens: e.cache_write_tokens,
+    reasoning_tokens: e.reasoning_tokens,
+    cost_usd: e.cost_usd ?? priced ?? 0,
+    cost_estimated: e.cost_usd === null && priced !== null,
+    latency_ms: e.latency_ms,
+    action: e.action,
+    observation: e.observation,
+    error_type: e.error_type,
+    error_message: e.error_message,
+    truncated: e.truncated,
+    metadata: json(e.metadata),
+  };
+}
+
+function toolCallRow(e: ToolCallEvent): object {
+  return {
+    project: e.project,
+    run_id: e.run_id,
+    call_id: e.call_id,
+    step: e.step,
+    event_id: e.event_id,
+    ts: e.ts,
+    tool: e.tool,
+    arguments: e.arguments,
+    status: e.status,
+    error_type: e.error_type,
+    error_message: e.error_message,
+    duration_ms: e.duration_ms,
+    output: e.output,
+    truncated: e.truncated,
+    metadata: json(e.metadata),
+  };
+}
+
+function scoreRow(e: ScoreEvent): object {
+  return {
+    project: e.project,
+    run_id: e.run_id,
+    name: e.name,
+    source: e.source,
+    event_id: e.event_id,
+    ts: e.ts,
+    value: e.value,
+    comment: e.comment,
+    truncated: e.truncated,
+    metadata: json(e.metadata),
+  };
+}

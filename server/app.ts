@@ -1,0 +1,32 @@
+// Builds the Express app: ingest, API, dashboard (static files of dist/web) and the one
+// error middleware.
+import { existsSync } from 'node:fs';
+import express, { type Express } from 'express';
+import { repoPath } from '../schemas/paths.js';
+import { ApiError, errorMiddleware } from './errors.js';
+import { eventsRouter } from './events/events-router.js';
+import { healthRouter } from './health/health-router.js';
+import { metricsRouter } from './metrics/metrics-router.js';
+import { runsRouter } from './runs/runs-router.js';
+import type { Services } from './services.js';
+
+export function createApp(s: Services): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(healthRouter(s.storage, s.writer));
+  app.use(eventsRouter(s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs }));
+  app.use(runsRouter(s.storage));
+  app.use(metricsRouter(s.storage));
+  app.use(['/api', '/v1'], (req, _res, next) => next(new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.originalUrl}`)));
+  const web = repoPath('dist', 'web');
+  if (existsSync(web)) {
+    app.use(express.static(web, { index: 'index.html', maxAge: '1h' }));
+    // Client-side routes of the dashboard get its index page.
+    app.get(/^\/(?!api\/|v1\/).*/, (_req, res) => res.sendFile(`${web}/index.html`));
+  } else {
+    app.get('/', (_req, res) => res.type('text').send('Trajscope API is running; the dashboard is not built (npm run build).'));
+  }
+  app.use(errorMiddleware((msg, err) => s.log.error(msg, err)));
+  return app;
+}

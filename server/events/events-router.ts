@@ -1,0 +1,51 @@
+// POST /v1/events: a JSON event, a JSON array or NDJSON (gzip accepted). Answers
+// {accepted, rejected: [{index, error}]}: 200 all accepted, 207 some rejected, 400 none.
+import express, { Router } from 'express';
+import type { EventIngestor } from '../../ingest/event-ingestor.js';
+import { BodyParseError, parseEventsBody } from '../../ingest/parse-body.js';
+import { ApiError } from '../errors.js';
+
+export interface EventsRouterOptions {
+  maxBodyBytes: number;
+  /** How long to wait for the rows to be stored before answering 503. */
+  waitMs: number;
+}
+
+export function eventsRouter(ingestor: EventIngestor, o: EventsRouterOptions): Router {
+  const router = Router();
+  router.post(
+    '/v1/events',
+    express.text({ type: () => true, limit: o.maxBodyBytes, inflate: true }),
+    async (req, res) => {
+      const body = typeof req.body === 'string' ? req.body : '';
+      const ndjson = /ndjson|jsonl|json-seq/i.test(req.get('content-type') ?? '');
+      let items;
+      try {
+        items = parseEventsBody(body, ndjson);
+      } catch (err) {
+        if (err instanceof BodyParseError) throw new ApiError(400, 'invalid_body', err.message);
+        throw err;
+      }
+      const result = await withTimeout(ingestor.ingest(items), o.waitMs);
+      const status = result.rejected.length === 0 ? 200 : result.accepted > 0 ? 207 : 400;
+      res.status(status).json(result);
+    },
+  );
+  return router;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new ApiError(503, 'storage_slow', `storage did not confirm the write within ${ms} ms; the events stay buffered, retrying them is safe`, {
+            'Retry-After': '5',
+          }),
+        ),
+      ms,
+    );
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}

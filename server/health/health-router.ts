@@ -1,0 +1,22 @@
+// GET /healthz (the process is up) and /readyz (storage reachable and not failing writes).
+import { Router } from 'express';
+import type { BatchWriter } from '../../ingest/batch-writer.js';
+import type { Storage } from '../../storage/gateway.js';
+
+export function healthRouter(storage: Storage, writer: BatchWriter): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const storageUp = await storage.ping();
+    const writes = writer.getStats();
+    const ready = storageUp && !writes.failing;
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'unready',
+      storage: storageUp ? 'up' : 'down',
+      writer: { failing: writes.failing, buffered_rows: writes.bufferedRows, rows_written: writes.rowsWritten },
+    });
+  });
+  return router;
+}

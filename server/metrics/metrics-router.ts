@@ -1,0 +1,24 @@
+// GET /api/v1/overview, /api/v1/metrics/timeseries, /api/v1/filters
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Storage } from '../../storage/gateway.js';
+import { parseQuery, runFiltersSchema } from '../runs/run-filters.js';
+import { getFilterOptions, getOverview, getTimeseries } from './overview-queries.js';
+
+const timeseriesSchema = runFiltersSchema.extend({ bucket: z.enum(['auto', 'hour', 'day']).default('auto') });
+
+export function metricsRouter(storage: Storage): Router {
+  const router = Router();
+  router.get('/api/v1/overview', async (req, res) => {
+    res.json(await getOverview(storage, parseQuery(runFiltersSchema, req.query)));
+  });
+  router.get('/api/v1/metrics/timeseries', async (req, res) => {
+    const q = parseQuery(timeseriesSchema, req.query);
+    res.json(await getTimeseries(storage, q, q.bucket));
+  });
+  router.get('/api/v1/filters', async (req, res) => {
+    const q = parseQuery(runFiltersSchema.pick({ project: true }), req.query);
+    res.json(await getFilterOptions(storage, q.project));
+  });
+  return router;
+}

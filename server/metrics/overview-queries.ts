@@ -1,0 +1,144 @@
+// Overview KPIs and time series over the per-run summary, with the same filters as /runs.
+import type { FilterOptions, Overview, Timeseries, TimeseriesPoint } from '../../schemas/api.js';
+import { wilsonInterval } from '../../analytics/robust-stats.js';
+import type { QueryParams, Storage } from '../../storage/gateway.js';
+import type { RunFilters } from '../runs/run-filters.js';
+import { runSummarySql } from '../runs/run-summary-sql.js';
+import { isoTime, num, numOrNull } from '../runs/row-conversions.js';
+
+const RUN_AGGREGATES = `
+  count() AS runs,
+  countIf(status != 'running') AS ended,
+  countIf(status = 'success') AS successes,
+  countIf(status = 'running') AS running,
+  sum(cost_usd) AS cost_usd,
+  sum(input_tokens) AS input_tokens,
+  sum(output_tokens) AS output_tokens,
+  sum(steps) AS steps_total,
+  quantileExactIf(0.5)(steps, steps > 0) AS steps_p50,
+  quantileExactIf(0.9)(steps, steps > 0) AS steps_p90,
+  sum(tool_calls) AS tool_calls,
+  sum(tool_errors) AS tool_errors`;
+
+export async function getOverview(storage: Storage, f: RunFilters): Promise<Overview> {
+  const params: QueryParams = {};
+  const summary = runSummarySql(f, params);
+  const [[row], byStatus] = await Promise.all([
+    storage.query<Record<string, unknown>>(
+      `SELECT ${RUN_AGGREGATES}, min(started_at) AS first_run, max(started_at) AS last_run FROM (${summary})`,
+      params,
+    ),
+    storage.query<{ status: string; c: string }>(`SELECT status, count() AS c FROM (${summary}) GROUP BY status`, params),
+  ]);
+  const runs = num(row?.runs);
+  const ended = num(row?.ended);
+  const successes = num(row?.successes);
+  const steps = num(row?.steps_total);
+  const toolCalls = num(row?.tool_calls);
+  const cost = num(row?.cost_usd);
+  const statusCounts: Record<string, number> = {};
+  for (const { status, c } of byStatus) statusCounts[status] = num(c);
+  return {
+    from: f.from !== undefined ? new Date(f.from).toISOString() : isoTime(row?.first_run),
+    to: f.to !== undefined ? new Date(f.to).toISOString() : isoTime(row?.last_run),
+    runs,
+    ended,
+    successes,
+    running: num(row?.running),
+    completion_rate: ended ? successes / ended : null,
+    completion_rate_ci: ended ? wilsonInterval(successes, ended) : null,
+    cost_usd: cost,
+    cost_per_success: successes ? cost / successes : null,
+    input_tokens: num(row?.input_tokens),
+    output_tokens: num(row?.output_tokens),
+    steps_total: steps,
+    steps_avg: runs ? steps / runs : null,
+    steps_p50: runs ? numOrNull(row?.steps_p50) : null,
+    steps_p90: runs ? numOrNull(row?.steps_p90) : null,
+    tool_calls: toolCalls,
+    tool_success_rate: toolCalls ? 1 - num(row?.tool_errors) / toolCalls : null,
+    status_counts: statusCounts,
+  };
+}
+
+const BUCKETS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 86400, 7 * 86400];
+
+/** The smallest standard bucket that gives at most `maxPoints` points over the span. */
+export function chooseBucketSeconds(spanMs: number, maxPoints = 120): number {
+  for (const b of BUCKETS) if (spanMs / (b * 1000) <= maxPoints) return b;
+  return BUCKETS[BUCKETS.length - 1];
+}
+
+export async function getTimeseries(
+  storage: Storage,
+  f: RunFilters,
+  bucket: 'auto' | 'hour' | 'day',
+): Promise<Timeseries> {
+  let from = f.from;
+  let to = f.to;
+  if (from === undefined || to === undefined) {
+    const params: QueryParams = {};
+    const [span] = await storage.query<{ lo: string | null; hi: string | null }>(
+      `SELECT toUnixTimestamp64Milli(min(started_at)) AS lo, toUnixTimestamp64Milli(max(started_at)) AS hi
+       FROM (${runSummarySql(f, params)})`,
+      params,
+    );
+    from ??= span?.lo != null ? Number(span.lo) : Date.now() - 86_400_000;
+    to ??= span?.hi != null ? Number(span.hi) + 1 : Date.now();
+  }
+  const seconds = bucket === 'hour' ? 3600 : bucket === 'day' ? 86400 : chooseBucketSeconds(to - from);
+  const params: QueryParams = { bucket: seconds };
+  const rows = await storage.query<Record<string, unknown>>(
+    `SELECT toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})) AS bucket, ${RUN_AGGREGATES}
+     FROM (${runSummarySql({ ...f, from, to }, params)})
+     GROUP BY bucket ORDER BY bucket`,
+    params,
+  );
+  const points: TimeseriesPoint[] = rows.map((r) => {
+    const ended = num(r.ended);
+    const successes = num(r.successes);
+    return {
+      bucket: isoTime(r.bucket)!,
+      runs: num(r.runs),
+      ended,
+      successes,
+      completion_rate: ended ? successes / ended : null,
+      cost_usd: num(r.cost_usd),
+      input_tokens: num(r.input_tokens),
+      output_tokens: num(r.output_tokens),
+      steps_p50: numOrNull(r.steps_p50),
+      steps_p90: numOrNull(r.steps_p90),
+    };
+  });
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket_seconds: seconds, points };
+}
+
+export async function getFilterOptions(storage: Storage, project: string[]): Promise<FilterOptions> {
+  const params: QueryParams = { project };
+  const where = project.length ? 'WHERE project IN {project:Array(String)}' : '';
+  const [r] = await storage.query<Record<string, string[]>>(
+    `SELECT
+       (SELECT groupUniqArray(100)(project) FROM runs) AS projects,
+       groupUniqArray(100)(m) AS models, groupUniqArray(100)(a) AS agents, groupUniqArray(100)(v) AS agent_versions,
+       groupUniqArray(100)(c) AS task_categories, groupUniqArray(100)(e) AS environments,
+       groupUniqArray(100)(s) AS statuses, groupUniqArray(100)(fm) AS failure_modes
+     FROM (
+       SELECT ifNull(anyLast(model), ifNull(anyLast(step_model), '')) AS m, ifNull(anyLast(agent_name), '') AS a,
+              ifNull(anyLast(agent_version), '') AS v, ifNull(anyLast(task_category), '') AS c,
+              ifNull(anyLast(environment), '') AS e, ifNull(anyLast(status), 'running') AS s,
+              ifNull(anyLast(failure_mode), '') AS fm
+       FROM runs ${where} GROUP BY project, run_id)`,
+    params,
+  );
+  const clean = (xs: string[] | undefined) => (xs ?? []).filter(Boolean).sort();
+  return {
+    projects: clean(r?.projects),
+    models: clean(r?.models),
+    agents: clean(r?.agents),
+    agent_versions: clean(r?.agent_versions),
+    task_categories: clean(r?.task_categories),
+    environments: clean(r?.environments),
+    statuses: clean(r?.statuses),
+    failure_modes: clean(r?.failure_modes),
+  };
+}

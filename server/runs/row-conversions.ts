@@ -1,0 +1,29 @@
+// Conversions of ClickHouse JSON values (64-bit integers as strings, DateTime64 as text). Pure.
+
+export function num(v: unknown): number {
+  if (v === null || v === undefined || v === '') return 0;
+  return Number(v);
+}
+
+export function numOrNull(v: unknown): number | null {
+  if (v === null || v === undefined || v === '') return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** '2026-11-30 09:00:00.123' (UTC) → '2026-11-30T09:00:00.123Z'. */
+export function isoTime(v: unknown): string | null {
+  if (v === null || v === undefined || v === '') return null;
+  const s = String(v);
+  return s.includes('T') ? s : `${s.replace(' ', 'T')}Z`;
+}
+
+export function parseJsonObject(v: unknown): Record<string, unknown> {
+  if (typeof v !== 'string' || v === '') return {};
+  try {
+    const o: unknown = JSON.parse(v);
+    return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,146 @@
+// SQL for one summary row per run (run_start and run_end fields merged, step and tool-call
+// totals exact under re-delivery), filtered by RunFilters. Identifiers are fixed here; every
+// value is a {name:Type} parameter. Pure: returns SQL text and parameters.
+import type { QueryParams } from '../../storage/gateway.js';
+import type { RunFilters } from './run-filters.js';
+
+/** The per-run summary as a subquery: columns named like RunSummary's fields. */
+export function runSummarySql(f: RunFilters, params: QueryParams): string {
+  const pre: string[] = [];
+  if (f.project.length) {
+    params.f_project = f.project;
+    pre.push('project IN {f_project:Array(String)}');
+  }
+  const post: string[] = [];
+  const inList = (col: string, name: string, values: string[]) => {
+    if (!values.length) return;
+    params[name] = values;
+    post.push(`${col} IN {${name}:Array(String)}`);
+  };
+  inList('model', 'f_model', f.model);
+  inList('agent_name', 'f_agent', f.agent);
+  inList('agent_version', 'f_agent_version', f.agent_version);
+  inList('task_category', 'f_task_category', f.task_category);
+  inList('environment', 'f_environment', f.environment);
+  inList('status', 'f_status', f.status);
+  inList('failure_mode', 'f_failure_mode', f.failure_mode);
+  f.tag.forEach((t, i) => {
+    params[`f_tag_k${i}`] = t.key;
+    params[`f_tag_v${i}`] = t.value;
+    post.push(`JSONExtractString(tags_json, {f_tag_k${i}:String}) = {f_tag_v${i}:String}`);
+  });
+  if (f.from !== undefined) {
+    params.f_from = f.from;
+    post.push('started_at >= fromUnixTimestamp64Milli({f_from:Int64})');
+  }
+  if (f.to !== undefined) {
+    params.f_to = f.to;
+    post.push('started_at < fromUnixTimestamp64Milli({f_to:Int64})');
+  }
+  if (f.q) {
+    params.f_q = f.q;
+    post.push('(positionCaseInsensitive(run_id, {f_q:String}) > 0 OR positionCaseInsensitive(task_id, {f_q:String}) > 0)');
+  }
+  const where = pre.length ? `WHERE ${pre.join(' AND ')}` : '';
+  const having = post.length ? `HAVING ${post.join(' AND ')}` : '';
+  const picked = '(project, run_id) IN (SELECT project, run_id FROM filtered_runs)';
+  return `
+    WITH filtered_runs AS
+    (
+      SELECT
+        runs.project AS project,
+        runs.run_id AS run_id,
+        ifNull(min(runs.started_at), min(runs.first_event_at)) AS started_at,
+        max(runs.ended_at) AS ended_at,
+        max(runs.last_event_at) AS last_event_at,
+        ifNull(anyLast(runs.status), 'running') AS status,
+        ifNull(anyLast(runs.agent_name), '') AS agent_name,
+        ifNull(anyLast(runs.agent_version), '') AS agent_version,
+        ifNull(anyLast(runs.model), ifNull(anyLast(runs.step_model), '')) AS model,
+        ifNull(anyLast(runs.task_id), '') AS task_id,
+        ifNull(anyLast(runs.task_category), '') AS task_category,
+        ifNull(anyLast(runs.environment), '') AS environment,
+        ifNull(anyLast(runs.tags), '{}') AS tags_json,
+        ifNull(anyLast(runs.parent_run_id), '') AS parent_run_id,
+        anyLast(runs.max_steps) AS max_steps,
+        anyLast(runs.budget_usd) AS budget_usd,
+        anyLast(runs.reward) AS reward,
+        anyLast(runs.tests_passed) AS tests_passed,
+        anyLast(runs.tests_failed) AS tests_failed,
+        ifNull(anyLast(runs.failure_mode), '') AS failure_mode,
+        ifNull(anyLast(runs.error_type), '') AS error_type,
+        ifNull(anyLast(runs.error_message), '') AS error_message
+      FROM runs
+      ${where}
+      GROUP BY runs.project, runs.run_id
+      ${having}
+    )
+    SELECT
+      r.project AS project,
+      r.run_id AS run_id,
+      r.started_at AS started_at,
+      r.ended_at AS ended_at,
+      r.last_event_at AS last_event_at,
+      r.status AS status,
+      r.agent_name AS agent_name,
+      r.agent_version AS agent_version,
+      r.model AS model,
+      r.task_id AS task_id,
+      r.task_category AS task_category,
+      r.environment AS environment,
+      r.tags_json AS tags_json,
+      r.parent_run_id AS parent_run_id,
+      r.max_steps AS max_steps,
+      r.budget_usd AS budget_usd,
+      r.reward AS reward,
+      r.tests_passed AS tests_passed,
+      r.tests_failed AS tests_failed,
+      r.failure_mode AS failure_mode,
+      r.error_type AS error_type,
+      r.error_message AS error_message,
+      st.steps AS steps,
+      tc.tool_calls AS tool_calls,
+      tc.tool_errors AS tool_errors,
+      st.input_tokens AS input_tokens,
+      st.output_tokens AS output_tokens,
+      st.cache_read_tokens AS cache_read_tokens,
+      st.cache_write_tokens AS cache_write_tokens,
+      st.reasoning_tokens AS reasoning_tokens,
+      st.cost_usd AS cost_usd,
+      st.cost_estimated AS cost_estimated,
+      if(r.ended_at IS NULL, NULL, toUInt64(greatest(0, dateDiff('millisecond', r.started_at, assumeNotNull(r.ended_at))))) AS duration_ms
+    FROM filtered_runs AS r
+    LEFT JOIN
+    (
+      SELECT project, run_id,
+        count() AS steps,
+        sum(input_tokens) AS input_tokens,
+        sum(output_tokens) AS output_tokens,
+        sum(cache_read_tokens) AS cache_read_tokens,
+        sum(cache_write_tokens) AS cache_write_tokens,
+        sum(reasoning_tokens) AS reasoning_tokens,
+        sum(cost_usd) AS cost_usd,
+        max(cost_estimated) AS cost_estimated
+      FROM steps FINAL
+      WHERE ${picked}
+      GROUP BY project, run_id
+    ) AS st ON st.project = r.project AND st.run_id = r.run_id
+    LEFT JOIN
+    (
+      SELECT project, run_id, count() AS tool_calls, countIf(status = 'error') AS tool_errors
+      FROM tool_calls FINAL
+      WHERE ${picked}
+      GROUP BY project, run_id
+    ) AS tc ON tc.project = r.project AND tc.run_id = r.run_id`;
+}
+
+/** Sortable columns of the runs list (allow-list). */
+export const RUN_SORTS = {
+  started_at: 'toFloat64(toUnixTimestamp64Milli(started_at))',
+  ended_at: 'toFloat64(ifNull(toUnixTimestamp64Milli(ended_at), -1))',
+  cost_usd: 'toFloat64(cost_usd)',
+  steps: 'toFloat64(steps)',
+  duration_ms: 'toFloat64(ifNull(duration_ms, -1))',
+  run_id: 'toFloat64(0)',
+} as const;
+export type RunSort = keyof typeof RUN_SORTS;

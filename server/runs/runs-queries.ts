@@ -1,0 +1,199 @@
+// Queries of runs: the filtered, sorted, paginated list and one run with its trajectory.
+import type { RunDetail, RunsPage, RunSummary, ScoreRow, StepRow, ToolCallRow } from '../../schemas/api.js';
+import type { QueryParams, Storage } from '../../storage/gateway.js';
+import { ApiError } from '../errors.js';
+import type { RunFilters } from './run-filters.js';
+import { RUN_SORTS, runSummarySql, type RunSort } from './run-summary-sql.js';
+import { isoTime, num, numOrNull, parseJsonObject } from './row-conversions.js';
+
+export interface RunListOptions {
+  sort: RunSort;
+  order: 'asc' | 'desc';
+  limit: number;
+  cursor?: string;
+}
+
+interface Cursor {
+  k: number;
+  id: string;
+  p: string;
+}
+
+export async function listRuns(storage: Storage, filters: RunFilters, o: RunListOptions): Promise<RunsPage> {
+  const params: QueryParams = { limit: o.limit + 1 };
+  const key = RUN_SORTS[o.sort];
+  const dir = o.order === 'asc' ? 'ASC' : 'DESC';
+  let after = '';
+  if (o.cursor) {
+    const c = decodeCursor(o.cursor);
+    Object.assign(params, { c_k: c.k, c_id: c.id, c_p: c.p });
+    const cmp = o.order === 'asc' ? '>' : '<';
+    after = `WHERE (sort_key, run_id, project) ${cmp} ({c_k:Float64}, {c_id:String}, {c_p:String})`;
+  }
+  const rows = await storage.query<Record<string, unknown>>(
+    `SELECT *, ${key} AS sort_key FROM (${runSummarySql(filters, params)})
+     ${after}
+     ORDER BY sort_key ${dir}, run_id ${dir}, project ${dir}
+     LIMIT {limit:UInt32}`,
+    params,
+  );
+  const more = rows.length > o.limit;
+  const page = rows.slice(0, o.limit);
+  const last = page[page.length - 1];
+  return {
+    runs: page.map(toRunSummary),
+    next_cursor: more && last ? encodeCursor({ k: Number(last.sort_key), id: String(last.run_id), p: String(last.project) }) : null,
+  };
+}
+
+export interface RunDetailOptions {
+  project?: string;
+  stepsOffset: number;
+  stepsLimit: number;
+}
+
+export async function getRun(storage: Storage, runId: string, o: RunDetailOptions): Promise<RunDetail> {
+  const filters: RunFilters = {
+    project: o.project ? [o.project] : [],
+    model: [], agent: [], agent_version: [], task_category: [], environment: [], status: [], failure_mode: [], tag: [],
+    from: undefined, to: undefined,
+  };
+  const params: QueryParams = { run_id: runId };
+  const runs = await storage.query<Record<string, unknown>>(
+    `SELECT * FROM (${runSummarySql(filters, params)}) WHERE run_id = {run_id:String} ORDER BY last_event_at DESC LIMIT 2`,
+    params,
+  );
+  if (runs.length === 0) throw new ApiError(404, 'not_found', `run ${runId} not found`);
+  if (runs.length > 1 && !o.project) {
+    throw new ApiError(409, 'ambiguous_run', `run ${runId} exists in several projects; add ?project=`);
+  }
+  const run = toRunSummary(runs[0]);
+  const p = { project: run.project, run_id: runId, off: o.stepsOffset, lim: o.stepsLimit };
+  const [steps, calls, scores] = await Promise.all([
+    storage.query<Record<string, unknown>>(
+      `SELECT step, ts, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens,
+              cost_usd, cost_estimated, latency_ms, action, observation, error_type, error_message, truncated, metadata
+       FROM steps FINAL WHERE project = {project:String} AND run_id = {run_id:String}
+       ORDER BY step LIMIT {lim:UInt32} OFFSET {off:UInt32}`,
+      p,
+    ),
+    storage.query<Record<string, unknown>>(
+      `SELECT call_id, step, ts, tool, arguments, status, error_type, error_message, duration_ms, output, truncated
+       FROM tool_calls FINAL WHERE project = {project:String} AND run_id = {run_id:String}
+       ORDER BY ifNull(step, 4294967295), ts, call_id`,
+      p,
+    ),
+    storage.query<Record<string, unknown>>(
+      `SELECT name, value, source, comment, ts FROM scores FINAL
+       WHERE project = {project:String} AND run_id = {run_id:String} ORDER BY ts, name`,
+      p,
+    ),
+  ]);
+  const stepRows = steps.map(toStepRow);
+  const first = stepRows[0]?.step;
+  const last = stepRows[stepRows.length - 1]?.step;
+  const inWindow = (s: number | null) =>
+    s === null || first === undefined || (s >= first && (stepRows.length < o.stepsLimit || s <= last!));
+  return {
+    run,
+    steps: stepRows,
+    tool_calls: calls.map(toToolCallRow).filter((c) => inWindow(c.step)),
+    scores: scores.map(toScoreRow),
+    analysis: null,
+    steps_truncated: o.stepsOffset + stepRows.length < run.steps,
+  };
+}
+
+export function toRunSummary(r: Record<string, unknown>): RunSummary {
+  return {
+    project: String(r.project),
+    run_id: String(r.run_id),
+    started_at: isoTime(r.started_at)!,
+    ended_at: isoTime(r.ended_at),
+    last_event_at: isoTime(r.last_event_at)!,
+    status: String(r.status) as RunSummary['status'],
+    agent_name: String(r.agent_name),
+    agent_version: String(r.agent_version),
+    model: String(r.model),
+    task_id: String(r.task_id),
+    task_category: String(r.task_category),
+    environment: String(r.environment),
+    tags: parseJsonObject(r.tags_json) as Record<string, string>,
+    parent_run_id: String(r.parent_run_id),
+    max_steps: numOrNull(r.max_steps),
+    budget_usd: numOrNull(r.budget_usd),
+    reward: numOrNull(r.reward),
+    tests_passed: numOrNull(r.tests_passed),
+    tests_failed: numOrNull(r.tests_failed),
+    failure_mode: String(r.failure_mode),
+    error_type: String(r.error_type),
+    error_message: String(r.error_message),
+    steps: num(r.steps),
+    tool_calls: num(r.tool_calls),
+    tool_errors: num(r.tool_errors),
+    input_tokens: num(r.input_tokens),
+    output_tokens: num(r.output_tokens),
+    cache_read_tokens: num(r.cache_read_tokens),
+    cache_write_tokens: num(r.cache_write_tokens),
+    reasoning_tokens: num(r.reasoning_tokens),
+    cost_usd: num(r.cost_usd),
+    cost_estimated: Boolean(r.cost_estimated),
+    duration_ms: numOrNull(r.duration_ms),
+  };
+}
+
+function toStepRow(r: Record<string, unknown>): StepRow {
+  return {
+    step: num(r.step),
+    ts: isoTime(r.ts)!,
+    model: String(r.model),
+    input_tokens: num(r.input_tokens),
+    output_tokens: num(r.output_tokens),
+    cache_read_tokens: num(r.cache_read_tokens),
+    cache_write_tokens: num(r.cache_write_tokens),
+    reasoning_tokens: num(r.reasoning_tokens),
+    cost_usd: num(r.cost_usd),
+    cost_estimated: Boolean(r.cost_estimated),
+    latency_ms: numOrNull(r.latency_ms),
+    action: String(r.action),
+    observation: String(r.observation),
+    error_type: String(r.error_type),
+    error_message: String(r.error_message),
+    truncated: Boolean(r.truncated),
+    metadata: parseJsonObject(r.metadata),
+  };
+}
+
+function toToolCallRow(r: Record<string, unknown>): ToolCallRow {
+  return {
+    call_id: String(r.call_id),
+    step: numOrNull(r.step),
+    ts: isoTime(r.ts)!,
+    tool: String(r.tool),
+    arguments: String(r.arguments),
+    status: r.status === 'error' ? 'error' : 'ok',
+    error_type: String(r.error_type),
+    error_message: String(r.error_message),
+    duration_ms: numOrNull(r.duration_ms),
+    output: String(r.output),
+    truncated: Boolean(r.truncated),
+  };
+}
+
+function toScoreRow(r: Record<string, unknown>): ScoreRow {
+  return { name: String(r.name), value: num(r.value), source: String(r.source), comment: String(r.comment), ts: isoTime(r.ts)! };
+}
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c)).toString('base64url');
+}
+
+function decodeCursor(s: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Cursor;
+    if (typeof c.k === 'number' && typeof c.id === 'string' && typeof c.p === 'string') return c;
+  } catch {
+    /* fall through */
+  }
+  throw new ApiError(400, 'bad_cursor', 'cursor is not one this API returned');
+}

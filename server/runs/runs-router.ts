@@ -1,0 +1,33 @@
+// GET /api/v1/runs and /api/v1/runs/:run_id
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Storage } from '../../storage/gateway.js';
+import { parseQuery, runFiltersSchema } from './run-filters.js';
+import { getRun, listRuns } from './runs-queries.js';
+import { RUN_SORTS } from './run-summary-sql.js';
+
+const listSchema = runFiltersSchema.extend({
+  sort: z.enum(Object.keys(RUN_SORTS) as [keyof typeof RUN_SORTS]).default('started_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  cursor: z.string().max(2000).optional(),
+});
+
+const detailSchema = z.object({
+  project: z.string().optional(),
+  steps_offset: z.coerce.number().int().min(0).default(0),
+  steps_limit: z.coerce.number().int().min(1).max(5000).default(1000),
+});
+
+export function runsRouter(storage: Storage): Router {
+  const router = Router();
+  router.get('/api/v1/runs', async (req, res) => {
+    const q = parseQuery(listSchema, req.query);
+    res.json(await listRuns(storage, q, { sort: q.sort, order: q.order, limit: q.limit, cursor: q.cursor }));
+  });
+  router.get('/api/v1/runs/:run_id', async (req, res) => {
+    const q = parseQuery(detailSchema, req.query);
+    res.json(await getRun(storage, req.params.run_id, { project: q.project, stepsOffset: q.steps_offset, stepsLimit: q.steps_limit }));
+  });
+  return router;
+}

@@ -1,0 +1,57 @@
+// Opens what a Trajscope process runs on: storage (migrated), the batching writer and the
+// ingest path. Used by `serve`, `import`, `demo` and the tests.
+import type { Config } from '../bin/config.js';
+import { BatchWriter } from '../ingest/batch-writer.js';
+import { EventIngestor } from '../ingest/event-ingestor.js';
+import { loadPriceBook } from '../ingest/load-prices.js';
+import { openStorage, type Storage } from '../storage/gateway.js';
+import { migrate } from '../storage/migrate.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface Services {
+  config: Config;
+  log: Logger;
+  storage: Storage;
+  writer: BatchWriter;
+  ingestor: EventIngestor;
+  close(): Promise<void>;
+}
+
+export async function openServices(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Services> {
+  const prices = loadPriceBook(config.pricesFile);
+  const storage = await openStorage({ ...config.clickhouse, dataDir: config.dataDir });
+  try {
+    const applied = await migrate(storage);
+    if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
+  } catch (err) {
+    await storage.close().catch(() => {});
+    throw err;
+  }
+  const writer = new BatchWriter(storage, {
+    maxRows: config.ingest.batchMaxRows,
+    maxAgeMs: config.ingest.batchMaxAgeMs,
+    maxBufferedRows: config.ingest.bufferMaxRows,
+    maxBufferedBytes: config.ingest.bufferMaxBytes,
+    retryBaseMs: 100,
+    retryMaxMs: 10_000,
+    onInsertError: (table, attempt, err) => log.warn(`insert into ${table} failed (attempt ${attempt}), retrying`, err),
+  });
+  const ingestor = new EventIngestor(writer, prices, {
+    maxTextChars: config.ingest.maxTextChars,
+    defaultProject: config.defaultProject,
+  });
+  let closed = false;
+  return {
+    config,
+    log,
+    storage,
+    writer,
+    ingestor,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await writer.close();
+      await storage.close();
+    },
+  };
+}

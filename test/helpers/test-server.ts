@@ -1,0 +1,73 @@
+// Starts a real Trajscope server (real embedded ClickHouse engine) on a free loopback port with
+// its own data folder.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { loadConfig, type Config } from '../../bin/config.js';
+import { startServer, type RunningServer } from '../../server/index.js';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  config: Config;
+}
+
+export function newDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'trajscope-test-'));
+}
+
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    TRAJSCOPE_DATA_DIR: dataDir,
+    TRAJSCOPE_PORT: '0',
+    TRAJSCOPE_HOST: '127.0.0.1',
+    TRAJSCOPE_LOG_LEVEL: 'error',
+    ...env,
+  });
+}
+
+export async function startTestServer(env: Record<string, string> = {}, dataDir = newDataDir()): Promise<TestServer> {
+  const config = testConfig(dataDir, env);
+  const running = await startServer(config);
+  return { ...running, dataDir, config };
+}
+
+export function removeDataDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface Posted {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export async function postEvents(
+  base: string,
+  body: unknown,
+  opts: { ndjson?: boolean; gzip?: boolean; raw?: string } = {},
+): Promise<Posted> {
+  let text = opts.raw ?? (opts.ndjson ? (body as unknown[]).map((e) => JSON.stringify(e)).join('\n') : JSON.stringify(body));
+  const headers: Record<string, string> = { 'content-type': opts.ndjson ? 'application/x-ndjson' : 'application/json' };
+  let payload: string | Buffer = text;
+  if (opts.gzip) {
+    payload = gzipSync(text);
+    headers['content-encoding'] = 'gzip';
+  }
+  const res = await fetch(`${base}/v1/events`, { method: 'POST', headers, body: payload });
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+export async function getJson(base: string, path: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${path}`);
+  return { status: res.status, body: await res.json() };
+}
+
+/** The example run of ../shared/examples/run.ndjson as parsed events. */
+export function exampleRun(): Record<string, unknown>[] {
+  const file = new URL('../../../shared/examples/run.ndjson', import.meta.url);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
