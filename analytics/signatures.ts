@@ -1,0 +1,116 @@
+// Signatures that make steps comparable for loop detection and rework (DESIGN.md "Dead loop").
+// Action: tool name + canonical arguments, else the normalised action text.
+// Observation: the result text with whitespace collapsed and volatile tokens (UUIDs,
+// timestamps, durations, hex ids, long numbers) masked, plus its error flag.
+// Step: both together, so polling that gets new answers is not a loop. Pure.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../schemas/normalize-event.js';
+
+/** Runs of whitespace become one space; leading and trailing whitespace is dropped. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Canonical text of tool-call arguments: JSON (given as a value or as JSON text) with keys sorted
+ * at every level and whitespace collapsed inside string values. Text that is not JSON is only
+ * whitespace-collapsed. Absent arguments give ''.
+ */
+export function canonicalArguments(args: unknown): string {
+  let value = args;
+  if (typeof args === 'string') {
+    if (args.trim() === '') return '';
+    try {
+      value = JSON.parse(args);
+    } catch {
+      return collapseWhitespace(args);
+    }
+  }
+  return canonicalJson(collapseStrings(value));
+}
+
+function collapseStrings(value: unknown): unknown {
+  if (typeof value === 'string') return collapseWhitespace(value);
+  if (Array.isArray(value)) return value.map(collapseStrings);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = collapseStrings(v);
+    return out;
+  }
+  return value;
+}
+
+export interface ToolCallLike {
+  tool: string;
+  /** A JSON value, or JSON text (as stored by normalize-event), or free text. */
+  arguments: unknown;
+}
+
+export interface ActionInput {
+  /** The step's tool calls; when there are any, they define the action. */
+  tool_calls?: readonly ToolCallLike[];
+  /** The step's action text, used when there are no tool calls. */
+  action?: string;
+}
+
+/**
+ * Readable normal form of a step's action. Several tool calls of one step are sorted, so
+ * parallel calls reported in a different order still give the same action.
+ */
+export function actionText(input: ActionInput): string {
+  const calls = input.tool_calls ?? [];
+  if (calls.length > 0) {
+    return calls
+      .map((c) => `${c.tool.trim()} ${canonicalArguments(c.arguments)}`.trim())
+      .sort()
+      .join('\n');
+  }
+  return collapseWhitespace(input.action ?? '');
+}
+
+/** Compact signature (hash) of `actionText(input)`. */
+export function actionSignature(input: ActionInput): string {
+  return digest(actionText(input));
+}
+
+// Applied in this order; each replaces a volatile token by a placeholder.
+const MASKS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
+  // ISO dates with an optional time and zone: 2026-11-30, 2026-11-30T09:00:03.120Z
+  [
+    /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g,
+    '<ts>',
+  ],
+  // Times of day: 09:00:03, 09:00:03.120
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, '<ts>'],
+  // Durations, which change from one attempt to the next: 0.52s, 1500 ms, 3.2 sec
+  [/\b\d+(?:\.\d+)?\s?(?:ns|us|µs|ms|s|sec|secs|seconds|min|mins|minutes)\b/g, '<dur>'],
+  // Memory addresses and hex literals: 0x7f3a2b1c
+  [/\b0x[0-9a-f]+\b/gi, '<hex>'],
+  // Hex ids of 7+ characters with both a digit and a letter: git shas, container ids
+  [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi, '<hex>'],
+  // Long numbers (5+ digits): epoch times, pids, byte counts, request ids
+  [/\d{5,}(?:\.\d+)?/g, '<num>'],
+];
+
+/** Observation text with whitespace collapsed and volatile tokens masked. */
+export function maskObservation(text: string): string {
+  let out = collapseWhitespace(text);
+  for (const [pattern, placeholder] of MASKS) out = out.replace(pattern, placeholder);
+  return out;
+}
+
+/** Compact signature (hash) of the masked observation and its error flag. */
+export function observationSignature(text: string, isError: boolean): string {
+  return digest(`${isError ? 'error' : 'ok'}\n${maskObservation(text)}`);
+}
+
+/** The step signature: action and observation together. */
+export function stepSignature(actionSig: string, observationSig: string): string {
+  return `${actionSig}/${observationSig}`;
+}
+
+/** 64-bit hex digest: short enough to keep many in memory, collisions negligible per run. */
+export function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
