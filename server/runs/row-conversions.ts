@@ -11,11 +11,12 @@ export function numOrNull(v: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** '2026-11-30 09:00:00.123' (UTC) → '2026-11-30T09:00:00.123Z'. */
+/** '2026-11-30 09:00:00[.123]' (UTC) → '2026-11-30T09:00:00.123Z'. */
 export function isoTime(v: unknown): string | null {
   if (v === null || v === undefined || v === '') return null;
   const s = String(v);
-  return s.includes('T') ? s : `${s.replace(' ', 'T')}Z`;
+  const ms = Date.parse(s.includes('T') ? s : `${s.replace(' ', 'T')}Z`);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 }
 
 export function parseJsonObject(v: unknown): Record<string, unknown> {

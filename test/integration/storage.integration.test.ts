@@ -1,0 +1,122 @@
+// Migrations, restarts and the batching writer's retries on the real embedded engine.
+import { afterAll, describe, expect, it } from 'vitest';
+import { BackpressureError, BatchWriter, DEFAULT_WRITER_OPTIONS } from '../../ingest/batch-writer.js';
+import { emptyRowBatch } from '../../ingest/event-rows.js';
+import { openStorage, type Storage } from '../../storage/gateway.js';
+import { loadMigrations, migrate } from '../../storage/migrate.js';
+import { getJson, newDataDir, postEvents, removeDataDir, startTestServer } from '../helpers/test-server.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDataDir));
+
+function stepRows(runId: string, n: number): object[] {
+  return Array.from({ length: n }, (_, i) => ({ project: 'w', run_id: runId, step: i, event_id: `${runId}-${i}`, ts: 1_790_000_000_000 + i, input_tokens: 1, cost_usd: 0.25 }));
+}
+
+async function countSteps(storage: Storage, runId: string): Promise<{ n: number; cost: number }> {
+  const [r] = await storage.query<{ n: string; cost: number }>(
+    'SELECT count() AS n, sum(cost_usd) AS cost FROM steps WHERE project = {p:String} AND run_id = {r:String}',
+    { p: 'w', r: runId },
+  );
+  return { n: Number(r.n), cost: Number(r.cost) };
+}
+
+describe('storage', () => {
+  it('applies every migration on an empty folder once, and nothing on a re-run', async () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    const storage = await openStorage({ dataDir: dir, database: 'default' });
+    try {
+      const names = loadMigrations().map((m) => m.name);
+      expect(names.length).toBeGreaterThan(0);
+      expect(await migrate(storage)).toEqual(names);
+      expect(await migrate(storage)).toEqual([]);
+      const tables = (await storage.query<{ name: string }>("SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name")).map((t) => t.name);
+      expect(tables).toEqual(expect.arrayContaining(['runs', 'steps', 'tool_calls', 'scores', 'schema_migrations']));
+
+      // A retried insert (the first attempt stored the rows but its answer was lost) stores them once.
+      let failNext = true;
+      const flaky: Storage = Object.create(storage);
+      flaky.insert = async (table, rows, token) => {
+        await storage.insert(table, rows, token);
+        if (table === 'steps' && failNext) {
+          failNext = false;
+          throw new Error('connection reset after the insert');
+        }
+      };
+      const errors: number[] = [];
+      const writer = new BatchWriter(flaky, { ...DEFAULT_WRITER_OPTIONS, retryBaseMs: 5, onInsertError: (_t, attempt) => errors.push(attempt) });
+      const batch = emptyRowBatch();
+      batch.rows.steps = stepRows('retry-1', 500);
+      await writer.add(batch);
+      expect(errors).toEqual([1]);
+      expect(await countSteps(storage, 'retry-1')).toEqual({ n: 500, cost: 125 });
+
+      // Inserts that fail for a while are retried until storage is back; nothing is lost.
+      let down = 3;
+      flaky.insert = async (table, rows, token) => {
+        if (down-- > 0) throw new Error('storage down');
+        await storage.insert(table, rows, token);
+      };
+      const b2 = emptyRowBatch();
+      b2.rows.steps = stepRows('retry-2', 300);
+      await writer.add(b2);
+      expect(await countSteps(storage, 'retry-2')).toEqual({ n: 300, cost: 75 });
+      await writer.close();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('refuses rows beyond its bound with a backpressure error while storage is stuck', async () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    const storage = await openStorage({ dataDir: dir, database: 'default' });
+    await migrate(storage);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const stuck: Storage = Object.create(storage);
+    stuck.insert = async (table, rows, token) => {
+      await gate;
+      await storage.insert(table, rows, token);
+    };
+    const writer = new BatchWriter(stuck, { ...DEFAULT_WRITER_OPTIONS, maxBufferedRows: 1000 });
+    const mk = (id: string, n: number) => {
+      const b = emptyRowBatch();
+      b.rows.steps = stepRows(id, n);
+      return b;
+    };
+    const first = writer.add(mk('bp-1', 800));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(() => writer.add(mk('bp-2', 300))).toThrow(BackpressureError);
+    const second = writer.add(mk('bp-3', 150));
+    release();
+    await Promise.all([first, second]);
+    await writer.close();
+    expect((await countSteps(storage, 'bp-1')).n).toBe(800);
+    expect((await countSteps(storage, 'bp-2')).n).toBe(0);
+    expect((await countSteps(storage, 'bp-3')).n).toBe(150);
+    await storage.close();
+  });
+
+  it('keeps every run when the server restarts on the same data folder', async () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    let srv = await startTestServer({}, dir);
+    const evs = Array.from({ length: 5 }, (_, i) => [
+      { type: 'run_start', run_id: `keep-${i}`, ts: '2026-11-01T00:00:00Z', model: 'gpt-4o' },
+      { type: 'step', run_id: `keep-${i}`, step: 0, ts: '2026-11-01T00:00:01Z', input_tokens: 10 },
+      { type: 'run_end', run_id: `keep-${i}`, ts: '2026-11-01T00:01:00Z', status: 'success' },
+    ]).flat();
+    expect((await postEvents(srv.url, evs)).status).toBe(200);
+    await srv.close();
+    srv = await startTestServer({}, dir);
+    try {
+      const { body } = await getJson(srv.url, '/api/v1/runs?limit=100');
+      expect(body.runs.map((r: { run_id: string }) => r.run_id).sort()).toEqual(['keep-0', 'keep-1', 'keep-2', 'keep-3', 'keep-4']);
+      expect(body.runs.every((r: { status: string; steps: number }) => r.status === 'success' && r.steps === 1)).toBe(true);
+    } finally {
+      await srv.close();
+    }
+  });
+});
