@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepRow, Timeseries, ToolCallRow } from '../../schemas/api.js';
-import { bucketLabel, groupToolCallsByStep, niceMax, prettyJson, stepChartRows, timeseriesRows } from '../../web/src/lib/chart-data.js';
+import { bucketLabel, groupToolCallsByStep, niceMax, niceTicks, prettyJson, stepChartRows, timeseriesRows } from '../../web/src/lib/chart-data.js';
 import { isLongText, lineCount, previewText } from '../../web/src/lib/text.js';
 
 function step(n: number, extra: Partial<StepRow> = {}): StepRow {
@@ -42,9 +42,23 @@ describe('timeseriesRows', () => {
   };
   it('orders by time and derives the chart fields', () => {
     const rows = timeseriesRows(ts);
-    expect(rows.map((r) => r.from)).toEqual(['2026-11-30T00:00:00.000Z', '2026-11-30T01:00:00.000Z']);
+    expect(rows.map((r) => r.from)).toEqual(['2026-11-30T00:00:00.000Z', '2026-11-30T01:00:00.000Z', '2026-11-30T02:00:00.000Z']);
     expect(rows[1]).toMatchObject({ to: '2026-11-30T02:00:00.000Z', failures: 1, completion_pct: 66.7, tokens: 120 });
     expect(rows[0].completion_pct).toBeNull();
+    expect(rows[2]).toMatchObject({ runs: 0, cost_usd: 0, completion_pct: null });
+  });
+  it('fills gaps between points but not across a range too wide to draw', () => {
+    const point = (bucket: string) => ({ ...ts.points[0], bucket });
+    const gappy: Timeseries = {
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-11-30T00:00:00.000Z',
+      bucket_seconds: 3600,
+      points: [point('2026-11-29T10:00:00Z'), point('2026-11-29T13:00:00Z')],
+    };
+    const rows = timeseriesRows(gappy);
+    expect(rows.map((r) => r.runs)).toEqual([4, 0, 0, 4]);
+    const wide: Timeseries = { ...gappy, points: [point('2026-01-01T00:00:00Z'), point('2026-11-29T13:00:00Z')] };
+    expect(timeseriesRows(wide)).toHaveLength(2);
   });
   it('labels hourly buckets with a time and daily buckets with a date', () => {
     const t = Date.parse('2026-11-30T09:00:00Z');
@@ -97,5 +111,12 @@ describe('prettyJson and text helpers', () => {
     expect(niceMax(7)).toBe(10);
     expect(niceMax(130)).toBe(200);
     expect(niceMax(0.023)).toBe(0.025);
+  });
+  it('makes round ticks from zero', () => {
+    expect(niceTicks(300_000)).toEqual([0, 100_000, 200_000, 300_000]);
+    expect(niceTicks(0.26)).toEqual([0, 0.1, 0.2, 0.3]);
+    expect(niceTicks(7)).toEqual([0, 2, 4, 6, 8]);
+    expect(niceTicks(10)).toEqual([0, 2.5, 5, 7.5, 10]);
+    expect(niceTicks(0)).toEqual([0, 1]);
   });
 });

@@ -11,6 +11,7 @@ import {
   formatTimestamp,
   formatTokens,
   formatUsd,
+  formatUsdAxis,
   middleEllipsis,
   NONE,
 } from '../../web/src/lib/format.js';
@@ -116,5 +117,18 @@ describe('other formatters', () => {
     expect(s).toHaveLength(11);
     expect(s.startsWith('run-0')).toBe(true);
     expect(s.endsWith('56789')).toBe(true);
+  });
+});
+
+describe('formatUsdAxis', () => {
+  it('keeps axis labels short', () => {
+    expect(formatUsdAxis(0)).toBe('$0');
+    expect(formatUsdAxis(0.05)).toBe('$0.05');
+    expect(formatUsdAxis(0.065)).toBe('$0.065');
+    expect(formatUsdAxis(2.5)).toBe('$2.5');
+    expect(formatUsdAxis(2)).toBe('$2');
+    expect(formatUsdAxis(800)).toBe('$800');
+    expect(formatUsdAxis(1200)).toBe('$1.2k');
+    expect(formatUsdAxis(null)).toBe('');
   });
 });

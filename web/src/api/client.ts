@@ -81,6 +81,12 @@ export interface RunsQuery {
   cursor?: string | null;
 }
 
+export interface RunQuery {
+  project?: string;
+  stepsOffset?: number;
+  stepsLimit?: number;
+}
+
 export type TimeBucket = 'hour' | 'day' | 'auto';
 
 /** Typed endpoints. `now` fixes relative time ranges so one view asks every endpoint the same. */
@@ -94,8 +100,10 @@ export const api = {
     return getJson<RunsPage>(`/runs${buildQuery(params)}`, opts);
   },
 
-  run(runId: string, opts?: RequestOptions): Promise<RunDetail> {
-    return getJson<RunDetail>(`/runs/${encodeURIComponent(runId)}`, opts);
+  /** One run; long runs come in windows of steps (`stepsOffset` rows in, `stepsLimit` rows). */
+  run(runId: string, q: RunQuery = {}, opts?: RequestOptions): Promise<RunDetail> {
+    const query = buildQuery({ project: q.project, steps_offset: q.stepsOffset || undefined, steps_limit: q.stepsLimit });
+    return getJson<RunDetail>(`/runs/${encodeURIComponent(runId)}${query}`, opts);
   },
 
   overview(filters: Filters, now: Date, opts?: RequestOptions): Promise<Overview> {

@@ -19,10 +19,17 @@ export interface TimeseriesChartRow {
   steps_p90: number | null;
 }
 
-/** Rows of the overview charts, one per bucket, ordered by time. */
+/** Most buckets the charts fill with zeros; beyond this, only buckets with data are drawn. */
+export const MAX_FILLED_BUCKETS = 400;
+
+/**
+ * Rows of the overview charts, one per bucket, ordered by time. The API returns only buckets
+ * that hold runs; empty buckets between them (or across the asked range, when it is small
+ * enough) are filled with zeros so gaps in traffic show as gaps.
+ */
 export function timeseriesRows(ts: Timeseries): TimeseriesChartRow[] {
   const width = Math.max(1, ts.bucket_seconds) * 1000;
-  return ts.points
+  const rows = ts.points
     .map((p) => {
       const t = new Date(p.bucket).getTime();
       return {
@@ -42,6 +49,45 @@ export function timeseriesRows(ts: Timeseries): TimeseriesChartRow[] {
     })
     .filter((r) => Number.isFinite(r.t))
     .sort((a, b) => a.t - b.t);
+  if (rows.length === 0) return rows;
+
+  const first = rows[0].t;
+  const last = rows[rows.length - 1].t;
+  // Align the asked range to the bucket grid of the points.
+  const align = (ms: number) => first + Math.floor((ms - first) / width) * width;
+  const askedFrom = ts.from ? align(new Date(ts.from).getTime()) : NaN;
+  const askedTo = ts.to ? align(new Date(ts.to).getTime() - 1) : NaN;
+  let start = first;
+  let end = last;
+  if (Number.isFinite(askedFrom) && Number.isFinite(askedTo) && (askedTo - askedFrom) / width < MAX_FILLED_BUCKETS) {
+    start = Math.min(first, askedFrom);
+    end = Math.max(last, askedTo);
+  }
+  if ((end - start) / width >= MAX_FILLED_BUCKETS) return rows;
+
+  const byT = new Map(rows.map((r) => [r.t, r]));
+  const filled: TimeseriesChartRow[] = [];
+  for (let t = start; t <= end; t += width) {
+    filled.push(
+      byT.get(t) ?? {
+        t,
+        from: new Date(t).toISOString(),
+        to: new Date(t + width).toISOString(),
+        runs: 0,
+        ended: 0,
+        successes: 0,
+        failures: 0,
+        completion_pct: null,
+        cost_usd: 0,
+        tokens: 0,
+        steps_p50: null,
+        steps_p90: null,
+      },
+    );
+  }
+  // Points off the bucket grid (should not happen) would be lost by filling: keep them as they are.
+  if (rows.some((r) => (r.t - start) % width !== 0)) return rows;
+  return filled;
 }
 
 /** Formats a bucket's start for the x axis: the time of day for hourly buckets, else the date. */
@@ -120,6 +166,19 @@ export function niceMax(v: number): number {
   const exp = Math.pow(10, Math.floor(Math.log10(v)));
   for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * exp) return m * exp;
   return 10 * exp;
+}
+
+/**
+ * Round axis ticks from 0 covering `max` with about `target` intervals, each a step of
+ * 1, 2, 2.5 or 5 × 10^k: max 300k → [0, 100k, 200k, 300k]; max 0.26 → [0, 0.1, 0.2, 0.3].
+ */
+export function niceTicks(max: number, target = 4): number[] {
+  if (!(max > 0) || !Number.isFinite(max)) return [0, 1];
+  const step = niceMax(max / target);
+  const n = Math.max(1, Math.ceil(max / step - 1e-9));
+  // Round each tick to the step's precision so 0.1 * 3 prints as 0.3.
+  const digits = Math.max(0, -Math.floor(Math.log10(step)) + 2);
+  return Array.from({ length: n + 1 }, (_, i) => Number((i * step).toFixed(digits)));
 }
 
 function round(v: number, digits: number): number {

@@ -187,3 +187,15 @@ export function formatTests(passed: number | null, failed: number | null): strin
   if (passed === null && failed === null) return NONE;
   return `${passed ?? 0} passed · ${failed ?? 0} failed`;
 }
+
+/** Compact USD for chart axes: "$0", "$0.05", "$2.5", "$800", "$1.2k". */
+export function formatUsdAxis(n: Maybe): string {
+  if (missing(n)) return '';
+  const a = Math.abs(n);
+  const sign = n < 0 ? '-' : '';
+  if (a === 0) return '$0';
+  if (a >= 1000) return `${sign}$${trimZeros((a / 1000).toFixed(1), 0)}k`;
+  if (a >= 10) return `${sign}$${Math.round(a)}`;
+  if (a >= 1) return `${sign}$${trimZeros(a.toFixed(1), 0)}`;
+  return `${sign}$${trimZeros(a.toPrecision(2).replace(/^0(?=\.)/, '0'), 0)}`;
+}

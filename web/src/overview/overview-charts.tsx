@@ -2,12 +2,12 @@
 import type { ReactNode } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { bucketLabel, type TimeseriesChartRow } from '../lib/chart-data.js';
-import { formatInt, formatUsd } from '../lib/format.js';
+import { formatInt, formatUsd, formatUsdAxis } from '../lib/format.js';
 
 const C = {
   success: 'var(--c-success)',
   failure: 'var(--c-failure)',
-  other: 'var(--c-neutral-chart)',
+  other: 'var(--c-running-chart)',
   line: 'var(--c-accent)',
   line2: 'var(--c-accent-2)',
   grid: 'var(--c-grid)',
@@ -97,8 +97,7 @@ export function RunsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
             name="Completion rate"
             stroke={C.line}
             strokeWidth={2}
-            dot={rows.length < 40 ? { r: 2.5 } : false}
-            connectNulls
+            dot={rows.length < 120 ? { r: 2 } : false}
             isAnimationActive={false}
           />
         </ComposedChart>
@@ -114,7 +113,7 @@ export function CostChart({ rows, bucketSeconds, onSelect }: ChartProps) {
         <ComposedChart data={rows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} />
           {xAxis(bucketSeconds)}
-          <YAxis tickFormatter={(v: number) => formatUsd(v)} tick={axisTick} tickLine={false} axisLine={false} width={56} />
+          <YAxis tickFormatter={(v: number) => formatUsdAxis(v)} tick={axisTick} tickLine={false} axisLine={false} width={48} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatUsd(Number(v)), name]} />
           <Bar dataKey="cost_usd" name="Cost" fill={C.line} cursor="pointer" isAnimationActive={false} />
         </ComposedChart>
@@ -133,8 +132,8 @@ export function StepsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [v === null ? '—' : formatInt(Number(v)), name]} />
           <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
-          <Line dataKey="steps_p50" name="p50" stroke={C.line} strokeWidth={2} dot={rows.length < 40 ? { r: 2.5 } : false} connectNulls isAnimationActive={false} />
-          <Line dataKey="steps_p90" name="p90" stroke={C.line2} strokeWidth={2} strokeDasharray="5 3" dot={rows.length < 40 ? { r: 2.5 } : false} connectNulls isAnimationActive={false} />
+          <Line dataKey="steps_p50" name="p50" stroke={C.line} strokeWidth={2} dot={rows.length < 120 ? { r: 2 } : false} connectNulls isAnimationActive={false} />
+          <Line dataKey="steps_p90" name="p90" stroke={C.line2} strokeWidth={2} strokeDasharray="5 3" dot={rows.length < 120 ? { r: 2 } : false} connectNulls isAnimationActive={false} />
         </ComposedChart>
       </ResponsiveContainer>
     </ChartCard>

@@ -10,17 +10,20 @@ import { formatInt } from '../lib/format.js';
 import { RunHeader } from '../run/run-header.js';
 import { StepChart } from '../run/step-chart.js';
 import { StepList, type JumpRequest } from '../run/step-list.js';
+import { STEPS_WINDOW, useRunSteps } from '../run/use-run-steps.js';
 
 export function RunPage() {
   const { runId = '' } = useParams();
-  const { filterSearch } = useOutletContext<FilterState>();
-  const { state, reload } = useApi(`run:${runId}`, (signal) => api.run(runId, { signal }));
+  const { filterSearch, filters } = useOutletContext<FilterState>();
+  const project = filters.dims.project;
+  const { state, reload } = useApi(`run:${project ?? ''}:${runId}`, (signal) => api.run(runId, { project }, { signal }));
   const [jump, setJump] = useState<JumpRequest | null>(null);
   const nonce = useRef(0);
   const detail = state.status === 'ok' || state.data?.run.run_id === runId ? state.data : undefined;
 
-  const callsByStep = useMemo(() => groupToolCallsByStep(detail?.tool_calls ?? []), [detail]);
-  const chartRows = useMemo(() => stepChartRows(detail?.steps ?? [], detail?.tool_calls ?? []), [detail]);
+  const loaded = useRunSteps(detail, project);
+  const callsByStep = useMemo(() => groupToolCallsByStep(loaded.toolCalls), [loaded.toolCalls]);
+  const chartRows = useMemo(() => stepChartRows(loaded.steps, loaded.toolCalls), [loaded.steps, loaded.toolCalls]);
   const goTo = (step: number) => setJump({ step, nonce: ++nonce.current });
 
   return (
@@ -39,14 +42,23 @@ export function RunPage() {
       ) : (
         <>
           <RunHeader detail={detail} search={filterSearch} />
-          {detail.steps_truncated && (
+          {loaded.hasMore && (
             <div className="notice">
-              This run has {formatInt(detail.run.steps)} steps; the first {formatInt(detail.steps.length)} are shown here.
+              This run has {formatInt(detail.run.steps)} steps; the first {formatInt(loaded.steps.length)} are loaded.{' '}
+              <button type="button" className="link-btn" onClick={loaded.loadMore} disabled={loaded.loadingMore}>
+                {loaded.loadingMore ? 'Loading…' : `Load the next ${formatInt(Math.min(STEPS_WINDOW, detail.run.steps - loaded.steps.length))}`}
+              </button>
             </div>
           )}
           <StepChart rows={chartRows} onSelect={goTo} />
-          <GoToStep max={chartRows.length ? chartRows[chartRows.length - 1].step : 0} onGo={goTo} hidden={chartRows.length < 20} />
-          <StepList steps={detail.steps} callsByStep={callsByStep} jump={jump} />
+          <GoToStep max={Math.max(detail.run.steps - 1, chartRows.length ? chartRows[chartRows.length - 1].step : 0)} onGo={goTo} hidden={chartRows.length < 20} />
+          <StepList
+            steps={loaded.steps}
+            totalSteps={detail.run.steps}
+            callsByStep={callsByStep}
+            jump={jump}
+            more={{ hasMore: loaded.hasMore, loading: loaded.loadingMore, error: loaded.error, load: loaded.loadMore }}
+          />
         </>
       )}
     </div>

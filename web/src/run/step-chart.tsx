@@ -1,7 +1,7 @@
 // Tokens and cost per step; error steps in red. Clicking a step scrolls the list to it.
 import { Bar, CartesianGrid, Cell, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { StepChartRow } from '../lib/chart-data.js';
-import { formatDuration, formatTokens, formatUsd } from '../lib/format.js';
+import { niceTicks, type StepChartRow } from '../lib/chart-data.js';
+import { formatDuration, formatTokens, formatUsd, formatUsdAxis } from '../lib/format.js';
 
 const axisTick = { fontSize: 11, fill: 'var(--c-muted)' };
 
@@ -9,6 +9,8 @@ export function StepChart({ rows, onSelect }: { rows: StepChartRow[]; onSelect: 
   if (rows.length === 0) return null;
   const errors = rows.filter((r) => r.error).length;
   const dense = rows.length > 150;
+  const tokenTicks = niceTicks(Math.max(...rows.map((r) => r.tokens)));
+  const costTicks = niceTicks(Math.max(...rows.map((r) => r.cost_usd)));
   return (
     <section className="card chart-card step-chart">
       <div className="card-head">
@@ -38,8 +40,13 @@ export function StepChart({ rows, onSelect }: { rows: StepChartRow[]; onSelect: 
           >
             <CartesianGrid stroke="var(--c-grid)" vertical={false} />
             <XAxis dataKey="step" tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} />
-            <YAxis yAxisId="tok" tickFormatter={(v: number) => formatTokens(v)} tick={axisTick} tickLine={false} axisLine={false} width={44} />
-            <YAxis yAxisId="usd" orientation="right" tickFormatter={(v: number) => formatUsd(v)} tick={axisTick} tickLine={false} axisLine={false} width={56} />
+            <YAxis yAxisId="tok" domain={[0, tokenTicks[tokenTicks.length - 1]]} ticks={tokenTicks} tickFormatter={(v: number) => formatTokens(v)} tick={axisTick} tickLine={false} axisLine={false} width={44} />
+            <YAxis
+              yAxisId="usd"
+              orientation="right"
+              domain={[0, costTicks[costTicks.length - 1]]}
+              ticks={costTicks}
+              tickFormatter={(v: number) => formatUsdAxis(v)} tick={axisTick} tickLine={false} axisLine={false} width={56} />
             <Tooltip
               contentStyle={{ fontSize: 12, borderRadius: 6, border: '1px solid var(--c-border)' }}
               labelFormatter={(s) => {

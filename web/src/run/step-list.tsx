@@ -3,6 +3,7 @@
 // runs with thousands of steps stay responsive.
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { StepRow, ToolCallRow } from '../../../schemas/api.js';
+import type { ApiError } from '../api/client.js';
 import { ExpandableText } from '../components/expandable-text.js';
 import { stepHasError } from '../lib/chart-data.js';
 import { formatDuration, formatInt, formatTokens, formatUsd } from '../lib/format.js';
@@ -18,16 +19,21 @@ export interface JumpRequest {
 
 interface Props {
   steps: StepRow[];
+  /** Steps of the run on the server (more than `steps` when not all are loaded). */
+  totalSteps: number;
   callsByStep: Map<number | null, ToolCallRow[]>;
   jump: JumpRequest | null;
+  more: { hasMore: boolean; loading: boolean; error: ApiError | undefined; load: () => void };
 }
 
-export function StepList({ steps, callsByStep, jump }: Props) {
+export function StepList({ steps, totalSteps, callsByStep, jump, more }: Props) {
+  const [missing, setMissing] = useState<number | null>(null);
   const [errorsOnly, setErrorsOnly] = useState(false);
   const [count, setCount] = useState(BATCH);
   const [highlight, setHighlight] = useState<number | null>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const pendingScroll = useRef<number | null>(null);
+  const handledJump = useRef(-1);
 
   const sorted = useMemo(() => [...steps].sort((a, b) => a.step - b.step), [steps]);
   const isError = (s: StepRow) => stepHasError(s) || (callsByStep.get(s.step) ?? []).some((c) => c.status === 'error');
@@ -57,17 +63,24 @@ export function StepList({ steps, callsByStep, jump }: Props) {
   // Jump to a step (from the chart or the "go to step" box).
   useEffect(() => {
     if (!jump) return;
+    // Steps grew (more were loaded): only retry a jump that is still waiting for its step.
+    if (handledJump.current === jump.nonce && missing !== jump.step) return;
+    handledJump.current = jump.nonce;
+    setMissing(null);
     let idx = shown.findIndex((s) => s.step === jump.step);
     if (idx < 0 && errorsOnly) {
       setErrorsOnly(false);
       idx = sorted.findIndex((s) => s.step === jump.step);
     }
-    if (idx < 0) return;
+    if (idx < 0) {
+      setMissing(jump.step);
+      return;
+    }
     setCount((c) => Math.max(c, idx + BATCH / 2));
     pendingScroll.current = jump.step;
     setHighlight(jump.step);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [jump]);
+  }, [jump, sorted]);
 
   useLayoutEffect(() => {
     const step = pendingScroll.current;
@@ -75,7 +88,7 @@ export function StepList({ steps, callsByStep, jump }: Props) {
     const el = document.getElementById(`step-${step}`);
     if (el) {
       pendingScroll.current = null;
-      el.scrollIntoView({ block: 'start', behavior: 'auto' });
+      settleScroll(el);
     }
   });
 
@@ -84,7 +97,7 @@ export function StepList({ steps, callsByStep, jump }: Props) {
       <div className="steps-head">
         <h2>Steps</h2>
         <span className="muted small">
-          {formatInt(sorted.length)} step{sorted.length === 1 ? '' : 's'}
+          {sorted.length < totalSteps ? `${formatInt(sorted.length)} of ${formatInt(totalSteps)} steps loaded` : `${formatInt(sorted.length)} step${sorted.length === 1 ? '' : 's'}`}
           {errorCount > 0 && <>, {formatInt(errorCount)} with errors</>}
         </span>
         {errorCount > 0 && (
@@ -93,6 +106,16 @@ export function StepList({ steps, callsByStep, jump }: Props) {
           </label>
         )}
       </div>
+      {missing !== null && (
+        <div className="notice">
+          Step {missing} is not loaded{more.hasMore ? '' : ' (the run has no such step)'}.{' '}
+          {more.hasMore && (
+            <button type="button" className="link-btn" onClick={more.load} disabled={more.loading}>
+              {more.loading ? 'Loading…' : 'Load more steps'}
+            </button>
+          )}
+        </div>
+      )}
       {shown.length === 0 && <div className="state state-empty">No steps recorded for this run.</div>}
       <ol className="step-list">
         {shown.slice(0, count).map((s) => (
@@ -106,7 +129,15 @@ export function StepList({ steps, callsByStep, jump }: Props) {
           </button>
         </div>
       )}
-      {orphanCalls.length > 0 && count >= shown.length && (
+      {count >= shown.length && more.hasMore && (
+        <div className="sentinel">
+          <button type="button" className="btn" onClick={more.load} disabled={more.loading}>
+            {more.loading ? 'Loading steps…' : `Load more steps (${formatInt(totalSteps - sorted.length)} not loaded)`}
+          </button>
+          {more.error && <span className="error-text small">{more.error.message}</span>}
+        </div>
+      )}
+      {orphanCalls.length > 0 && count >= shown.length && !more.hasMore && (
         <div className="card orphan-calls">
           <h3>Tool calls without a recorded step</h3>
           {orphanCalls.map((c) => (
@@ -116,6 +147,25 @@ export function StepList({ steps, callsByStep, jump }: Props) {
       )}
     </section>
   );
+}
+
+/**
+ * Scrolls a step card to the top. Cards off screen have estimated heights (content-visibility),
+ * which become real as cards near the target render, so the scroll is repeated until it settles.
+ */
+function settleScroll(el: HTMLElement, attempts = 6) {
+  el.scrollIntoView({ block: 'start', behavior: 'auto' });
+  const margin = parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
+  const check = (left: number) =>
+    requestAnimationFrame(() => {
+      if (!el.isConnected) return;
+      const top = el.getBoundingClientRect().top;
+      if (Math.abs(top - margin) > 4 && left > 0) {
+        el.scrollIntoView({ block: 'start', behavior: 'auto' });
+        check(left - 1);
+      }
+    });
+  check(attempts);
 }
 
 const StepCard = memo(function StepCard({ step: s, calls, error, highlighted }: { step: StepRow; calls: ToolCallRow[]; error: boolean; highlighted: boolean }) {
@@ -151,19 +201,24 @@ const StepCard = memo(function StepCard({ step: s, calls, error, highlighted }: 
         </div>
       )}
       {(s.error_type || s.error_message) && (
-        <div className="step-part step-error-line error-text">
-          <strong>{s.error_type || 'error'}</strong>
-          {s.error_message && <>: {s.error_message}</>}
+        <div className="step-part">
+          <div className="part-label">error</div>
+          <div className="error-line error-text">
+            <strong>{s.error_type || 'error'}</strong>
+            {s.error_message && <>: {s.error_message}</>}
+          </div>
         </div>
       )}
       {calls.length > 0 && (
         <div className="step-part">
           <div className="part-label">
-            tool call{calls.length === 1 ? '' : 's'} ({calls.length})
+            tool call{calls.length === 1 ? '' : 's'}{calls.length > 1 ? ` (${calls.length})` : ''}
           </div>
-          {calls.map((c) => (
-            <ToolCallView key={c.call_id} call={c} />
-          ))}
+          <div className="tool-calls">
+            {calls.map((c) => (
+              <ToolCallView key={c.call_id} call={c} />
+            ))}
+          </div>
         </div>
       )}
     </li>

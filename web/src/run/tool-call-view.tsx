@@ -21,9 +21,12 @@ export function ToolCallView({ call }: { call: ToolCallRow }) {
         </div>
       )}
       {(call.error_type || call.error_message) && (
-        <div className="tool-part error-text">
-          <strong>{call.error_type || 'error'}</strong>
-          {call.error_message && <>: {call.error_message}</>}
+        <div className="tool-part">
+          <div className="part-label">error</div>
+          <div className="error-line error-text">
+            <strong>{call.error_type || 'error'}</strong>
+            {call.error_message && <>: {call.error_message}</>}
+          </div>
         </div>
       )}
       {call.output && (
