@@ -28,6 +28,8 @@ try {
   for (const [i, path] of targets.entries()) {
     await page.goto(`${base}${path}`);
     await page.waitForLoadState('networkidle');
+    // Off-screen step cards skip rendering (content-visibility); a full-page shot needs them drawn.
+    await page.addStyleTag({ content: '.step-card { content-visibility: visible !important; }' });
     await page.waitForTimeout(400);
     const name = `${String(i + 1).padStart(2, '0')}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'overview'}.png`;
     await page.screenshot({ path: join(outDir, name), fullPage: true });

@@ -75,7 +75,9 @@ describe('filters to API parameters', () => {
   it('narrows to a clicked bucket', () => {
     const f = withWindow(parseFilters(new URLSearchParams('model=m')), '2026-11-30T09:00:00.000Z', '2026-11-30T10:00:00.000Z');
     expect(filtersToSearch(f).toString()).toBe('model=m&from=2026-11-30T09%3A00%3A00.000Z&to=2026-11-30T10%3A00%3A00.000Z');
-    expect(rangeLabel(f)).toBe('2026-11-30 09:00 UTC → 2026-11-30 10:00 UTC');
+    expect(rangeLabel(f)).toBe('Nov 30, 09:00 → 10:00 UTC');
+    expect(rangeLabel(withWindow(f, '2026-11-29T22:00:00.000Z', '2026-11-30T02:00:00.000Z'))).toBe('Nov 29, 22:00 → Nov 30, 02:00 UTC');
+    expect(rangeLabel({ ...f, to: undefined })).toBe('Since Nov 30, 09:00 UTC');
   });
 });
 

@@ -22,6 +22,8 @@ describe('formatUsd', () => {
     expect(formatUsd(0.00042)).toBe('$0.00042');
     expect(formatUsd(0.0312)).toBe('$0.031');
     expect(formatUsd(0.5)).toBe('$0.50');
+    expect(formatUsd(0.753)).toBe('$0.75');
+    expect(formatUsd(0.0949)).toBe('$0.095');
     expect(formatUsd(12.345)).toBe('$12.35');
     expect(formatUsd(999.999)).toBe('$1000.00');
     expect(formatUsd(12345.6)).toBe('$12,346');

@@ -133,9 +133,20 @@ export function withWindow(f: Filters, from: string, to: string): Filters {
   return { ...f, range: 'custom', from, to };
 }
 
-/** A short human label of the time window: "Last 7 days", or "Nov 30 09:00 → 10:00". */
+/** A short human label of the time window: "Last 7 days", or "Nov 30, 09:00 → 10:00 UTC". */
 export function rangeLabel(f: Filters): string {
   if (f.range !== 'custom') return RANGE_LABELS[f.range];
-  const fmt = (iso: string | undefined) => (iso ? iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC') : '…');
-  return `${fmt(f.from)} → ${fmt(f.to)}`;
+  const from = f.from ? new Date(f.from) : undefined;
+  const to = f.to ? new Date(f.to) : undefined;
+  const valid = (d: Date | undefined): d is Date => d !== undefined && !Number.isNaN(d.getTime());
+  const day = (d: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' }).format(d);
+  const time = (d: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+  const full = (d: Date) => `${day(d)}, ${time(d)}`;
+  if (valid(from) && valid(to)) {
+    const sameDay = day(from) === day(to) && from.getUTCFullYear() === to.getUTCFullYear();
+    return `${full(from)} → ${sameDay ? time(to) : full(to)} UTC`;
+  }
+  if (valid(from)) return `Since ${full(from)} UTC`;
+  if (valid(to)) return `Until ${full(to)} UTC`;
+  return 'Custom range';
 }

@@ -27,7 +27,8 @@ export function formatNumber(n: Maybe, digits = 1): string {
 /**
  * US dollars with precision that fits the magnitude: agents spend fractions of a cent per step
  * and thousands of dollars per month, and both must stay readable.
- * 0 → "$0.00", 0.00042 → "$0.00042", 0.0312 → "$0.031", 12.345 → "$12.35", 12345 → "$12,345".
+ * 0 → "$0.00", 0.00042 → "$0.00042", 0.0312 → "$0.031", 0.753 → "$0.75", 12.345 → "$12.35",
+ * 12345 → "$12,345".
  */
 export function formatUsd(n: Maybe): string {
   if (missing(n)) return NONE;
@@ -35,7 +36,7 @@ export function formatUsd(n: Maybe): string {
   const a = Math.abs(n);
   if (a === 0) return '$0.00';
   if (a >= 1000) return `${sign}$${intFmt.format(Math.round(a))}`;
-  if (a >= 1) return `${sign}$${a.toFixed(2)}`;
+  if (a >= 0.095) return `${sign}$${a.toFixed(2)}`;
   if (a >= 0.01) return `${sign}$${trimZeros(a.toFixed(3), 2)}`;
   // Below a cent: two significant digits.
   const s = a.toPrecision(2);

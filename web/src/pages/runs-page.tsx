@@ -94,7 +94,7 @@ export function RunsPage() {
   }, [pages.nextCursor, pages.loadingMore, filters, now, sort]);
 
   const setSort = (s: RunsSort) => setParams((prev) => writeSort(prev, s));
-  const openRun = (runId: string) => navigate({ pathname: `/runs/${encodeURIComponent(runId)}`, search: filterSearch });
+  const openRun = (run: RunSummary) => navigate(runLink(run, filterSearch));
 
 
   return (
@@ -146,6 +146,11 @@ export function RunsPage() {
             <span className="muted small">
               {formatInt(pages.runs.length)} run{pages.runs.length === 1 ? '' : 's'} shown{pages.nextCursor ? ', more available' : ''}
             </span>
+            {pages.runs.some((r) => r.cost_estimated) && (
+              <span className="muted small">
+                <span className="est">*</span> cost partly estimated from the model price table
+              </span>
+            )}
             {pages.error && pages.status === 'ok' && <span className="error-text small">{pages.error.message}</span>}
             {pages.nextCursor && (
               <button type="button" className="btn" onClick={loadMore} disabled={pages.loadingMore}>
@@ -159,21 +164,29 @@ export function RunsPage() {
   );
 }
 
-function RunRow({ run: r, now, search, onOpen }: { run: RunSummary; now: Date; search: string; onOpen: (id: string) => void }) {
+/** The run page of a run; names the project when it is not the default one (run ids are per project). */
+function runLink(r: RunSummary, filterSearch: string) {
+  const params = new URLSearchParams(filterSearch);
+  if (r.project && r.project !== 'default') params.set('project', r.project);
+  const search = params.toString();
+  return { pathname: `/runs/${encodeURIComponent(r.run_id)}`, search: search ? `?${search}` : '' };
+}
+
+function RunRow({ run: r, now, search, onOpen }: { run: RunSummary; now: Date; search: string; onOpen: (r: RunSummary) => void }) {
   return (
     <tr
       className="clickable"
       data-run-id={r.run_id}
       onClick={(e) => {
         if ((e.target as HTMLElement).closest('a')) return;
-        onOpen(r.run_id);
+        onOpen(r);
       }}
     >
       <td>
         <StatusBadge status={r.status} />
       </td>
       <td className="mono">
-        <Link to={{ pathname: `/runs/${encodeURIComponent(r.run_id)}`, search }} title={r.run_id}>
+        <Link to={runLink(r, search)} title={r.run_id}>
           {middleEllipsis(r.run_id, 28)}
         </Link>
       </td>
