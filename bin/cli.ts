@@ -1,10 +1,6 @@
-// The `trajscope` command: serve | migrate | import | demo.
+// The `trajscope` command: serve | migrate | import | demo. Commands load their modules lazily.
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { runServe } from './serve-command.js';
-import { runMigrate } from './migrate-command.js';
-import { runImport } from './import-command.js';
-import { runDemo } from './demo-command.js';
 
 /** Global flags, each the twin of an environment variable. */
 const FLAG_ENV: [flag: string, env: string, help: string][] = [
@@ -39,13 +35,17 @@ program
   .option('--demo-live', 'keep streaming live demo traffic while serving')
   .action(async (o: { demo?: string | boolean; demoLive?: boolean }, cmd: Command) => {
     const demoRuns = o.demo === undefined ? 0 : o.demo === true ? 1000 : parsePositive(o.demo, '--demo');
+    const { runServe } = await import('./serve-command.js');
     await runServe(configFrom(cmd), { demoRuns, demoLive: !!o.demoLive });
   });
 
 program
   .command('migrate')
   .description('apply the ClickHouse migrations not yet applied')
-  .action(async (_o: unknown, cmd: Command) => runMigrate(configFrom(cmd)));
+  .action(async (_o: unknown, cmd: Command) => {
+    const { runMigrate } = await import('./migrate-command.js');
+    await runMigrate(configFrom(cmd));
+  });
 
 program
   .command('import')
@@ -54,6 +54,7 @@ program
   .option('--url <url>', 'send to a running server over HTTP instead of writing the data folder')
   .option('--project <project>', 'project for events that name none')
   .action(async (files: string[], o: { url?: string; project?: string }, cmd: Command) => {
+    const { runImport } = await import('./import-command.js');
     process.exitCode = await runImport(configFrom(cmd), files, o);
   });
 
@@ -67,6 +68,7 @@ program
   .option('--rate <n>', 'live events per second', '50')
   .option('--url <url>', 'send to a running server over HTTP instead of writing the data folder')
   .action(async (o: { runs: string; seed: string; days: string; live?: boolean; rate: string; url?: string }, cmd: Command) => {
+    const { runDemo } = await import('./demo-command.js');
     await runDemo(configFrom(cmd), {
       runs: parsePositive(o.runs, '--runs'),
       seed: parsePositive(o.seed, '--seed'),

@@ -2,7 +2,6 @@
 import type { Config } from './config.js';
 import { startServer } from '../server/index.js';
 import { LocalSink } from './event-sink.js';
-import { backfill, streamLive } from './demo-command.js';
 
 export interface ServeOptions {
   /** Backfill this many demo runs when the data holds no runs (0: none). */
@@ -19,18 +18,19 @@ export async function runServe(config: Config, o: ServeOptions): Promise<void> {
 
   const stop = new AbortController();
   const sink = new LocalSink(running.services, undefined, false);
-  if (o.demoRuns > 0) {
+  const demo = o.demoRuns > 0 || o.demoLive ? await import('./demo-command.js') : undefined;
+  if (demo && o.demoRuns > 0) {
     const [{ n }] = await storage.query<{ n: string }>('SELECT count() AS n FROM (SELECT DISTINCT project, run_id FROM runs)');
     if (Number(n) === 0) {
       log.info(`backfilling ${o.demoRuns} demo runs (the dashboard fills as they arrive)`);
       const t0 = Date.now();
-      void backfill(sink, { runs: o.demoRuns, seed: 42, days: 7 })
+      void demo.backfill(sink, { runs: o.demoRuns, seed: 42, days: 7 })
         .then(({ events }) => log.info(`demo backfill done: ${events} events in ${((Date.now() - t0) / 1000).toFixed(1)} s`))
         .catch((err) => log.error('demo backfill failed', err));
     } else log.info(`the data folder already holds ${n} runs; no demo backfill`);
   }
-  if (o.demoLive) {
-    void streamLive(sink, { seed: Date.now() % 100_000, rate: 50 }, stop.signal).catch((err) => log.error('live demo stopped', err));
+  if (demo && o.demoLive) {
+    void demo.streamLive(sink, { seed: Date.now() % 100_000, rate: 50 }, stop.signal).catch((err) => log.error('live demo stopped', err));
   }
 
   let closing = false;

@@ -5,7 +5,7 @@
 // deduplication token, so a retry never stores rows twice and no row is dropped.
 import { randomUUID } from 'node:crypto';
 import type { Storage } from '../storage/gateway.js';
-import { emptyRowBatch, type RowBatch, type TableName } from './event-rows.js';
+import { emptyRowBatch, TABLE_COLUMNS, type RowBatch, type TableName } from './event-rows.js';
 
 export interface BatchWriterOptions {
   /** Flush when this many rows are buffered. */
@@ -204,7 +204,7 @@ export class BatchWriter {
   private async insertWithRetry(table: TableName, rows: object[], token: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.storage.insert(table, rows, token);
+        await this.storage.insert(table, rows, token, TABLE_COLUMNS[table]);
         this.stats.failing = false;
         return;
       } catch (err) {

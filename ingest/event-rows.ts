@@ -23,6 +23,19 @@ export interface RowContext {
   runModel(project: string, runId: string): string | undefined;
 }
 
+/**
+ * Columns of the tables whose rows all carry the same fields, in insert order (rows then travel
+ * as compact arrays). `runs` rows carry different subsets and go as objects.
+ */
+export const TABLE_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
+  steps: ['project', 'run_id', 'step', 'event_id', 'ts', 'model', 'input_tokens', 'output_tokens', 'cache_read_tokens',
+    'cache_write_tokens', 'reasoning_tokens', 'cost_usd', 'cost_estimated', 'latency_ms', 'action', 'observation',
+    'error_type', 'error_message', 'truncated', 'metadata'],
+  tool_calls: ['project', 'run_id', 'call_id', 'step', 'event_id', 'ts', 'tool', 'arguments', 'status', 'error_type',
+    'error_message', 'duration_ms', 'output', 'truncated', 'metadata'],
+  scores: ['project', 'run_id', 'name', 'source', 'event_id', 'ts', 'value', 'comment', 'truncated', 'metadata'],
+};
+
 export function emptyRowBatch(): RowBatch {
   return { rows: { runs: [], steps: [], tool_calls: [], scores: [] }, bytes: 0 };
 }

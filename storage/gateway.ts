@@ -33,8 +33,11 @@ export interface Storage {
   readonly config: StorageConfig;
   query<T>(sql: string, params?: QueryParams, settings?: ClickHouseSettings): Promise<T[]>;
   command(sql: string, params?: QueryParams): Promise<void>;
-  /** Inserts rows; the token makes a retried insert of the same rows a no-op. */
-  insert(table: string, rows: readonly object[], dedupToken?: string): Promise<void>;
+  /**
+   * Inserts rows; the token makes a retried insert of the same rows a no-op. With `columns`,
+   * the rows travel as compact arrays in that order (faster for the engine to parse).
+   */
+  insert(table: string, rows: readonly object[], dedupToken?: string, columns?: readonly string[]): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -96,14 +99,15 @@ class ClickHouseStorage implements Storage {
     await this.client.command({ query: sql, query_params: params });
   }
 
-  async insert(table: string, rows: readonly object[], dedupToken?: string): Promise<void> {
+  async insert(table: string, rows: readonly object[], dedupToken?: string, columns?: readonly string[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.client.insert({
-      table,
-      values: rows as object[],
-      format: 'JSONEachRow',
-      clickhouse_settings: dedupToken ? { insert_deduplication_token: dedupToken } : undefined,
-    });
+    const clickhouse_settings = dedupToken ? { insert_deduplication_token: dedupToken } : undefined;
+    if (columns) {
+      const values = rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null));
+      await this.client.insert({ table, values, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings });
+    } else {
+      await this.client.insert({ table, values: rows as object[], format: 'JSONEachRow', clickhouse_settings });
+    }
   }
 
   async ping(): Promise<boolean> {

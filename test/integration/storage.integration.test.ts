@@ -37,8 +37,8 @@ describe('storage', () => {
       // A retried insert (the first attempt stored the rows but its answer was lost) stores them once.
       let failNext = true;
       const flaky: Storage = Object.create(storage);
-      flaky.insert = async (table, rows, token) => {
-        await storage.insert(table, rows, token);
+      flaky.insert = async (table, rows, token, columns) => {
+        await storage.insert(table, rows, token, columns);
         if (table === 'steps' && failNext) {
           failNext = false;
           throw new Error('connection reset after the insert');
@@ -54,9 +54,9 @@ describe('storage', () => {
 
       // Inserts that fail for a while are retried until storage is back; nothing is lost.
       let down = 3;
-      flaky.insert = async (table, rows, token) => {
+      flaky.insert = async (table, rows, token, columns) => {
         if (down-- > 0) throw new Error('storage down');
-        await storage.insert(table, rows, token);
+        await storage.insert(table, rows, token, columns);
       };
       const b2 = emptyRowBatch();
       b2.rows.steps = stepRows('retry-2', 300);
@@ -76,9 +76,9 @@ describe('storage', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const stuck: Storage = Object.create(storage);
-    stuck.insert = async (table, rows, token) => {
+    stuck.insert = async (table, rows, token, columns) => {
       await gate;
-      await storage.insert(table, rows, token);
+      await storage.insert(table, rows, token, columns);
     };
     const writer = new BatchWriter(stuck, { ...DEFAULT_WRITER_OPTIONS, maxBufferedRows: 1000 });
     const mk = (id: string, n: number) => {

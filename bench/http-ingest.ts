@@ -1,0 +1,116 @@
+// Benchmark: events/s through POST /v1/events (batches of 1,000 step and tool-call events,
+// several requests in flight) next to inserting the same rows straight into the engine.
+//   npx tsx bench/http-ingest.ts [--events 300000] [--concurrency 4]
+// The server runs in a child process (its own embedded engine); the client sends from this one.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'node:http';
+import { loadPriceBook } from '../ingest/load-prices.js';
+import { eventsToRows, TABLE_COLUMNS, type TableName } from '../ingest/event-rows.js';
+import { normalizeEvent, type TrajEvent } from '../schemas/normalize-event.js';
+import { openStorage } from '../storage/gateway.js';
+import { migrate } from '../storage/migrate.js';
+import { repoPath } from '../schemas/paths.js';
+import { benchEvents } from './bench-events.js';
+
+const { values: args } = parseArgs({
+  options: { events: { type: 'string', default: '300000' }, concurrency: { type: 'string', default: '4' }, port: { type: 'string', default: '7391' } },
+});
+const TOTAL = Number(args.events);
+const CONCURRENCY = Number(args.concurrency);
+const PORT = Number(args.port);
+const BATCH = 1000;
+
+const events = benchEvents(TOTAL);
+const bodies: string[] = [];
+for (let i = 0; i < events.length; i += BATCH) bodies.push(JSON.stringify(events.slice(i, i + BATCH)));
+console.log(`events: ${events.length} (steps and tool calls), ${bodies.length} bodies of ${BATCH}, ${(bodies.reduce((n, b) => n + b.length, 0) / 1e6).toFixed(1)} MB of JSON`);
+
+// 1. Direct: the same rows inserted straight into the engine, no HTTP, no validation.
+async function direct(batchEvents: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'trajscope-bench-direct-'));
+  const storage = await openStorage({ dataDir: dir, database: 'default' });
+  await migrate(storage);
+  const prices = loadPriceBook();
+  const normalized = events.map((e) => (normalizeEvent(e, { maxTextChars: 32768, defaultProject: 'bench', now: Date.now() }) as { event: TrajEvent }).event);
+  const batches = [];
+  for (let i = 0; i < normalized.length; i += batchEvents) batches.push(eventsToRows(normalized.slice(i, i + batchEvents), { prices, runModel: () => undefined }));
+  const t = performance.now();
+  for (const b of batches) for (const table of Object.keys(b.rows) as TableName[]) await storage.insert(table, b.rows[table], undefined, TABLE_COLUMNS[table]);
+  const secs = (performance.now() - t) / 1000;
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+  return events.length / secs;
+}
+
+// 2. Through HTTP.
+async function viaHttp(): Promise<{ rate: number; rss: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'trajscope-bench-http-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', repoPath('bin', 'cli.ts'), 'serve', '--port', String(PORT), '--data-dir', dir, '--log-level', 'warn'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitReady(`http://127.0.0.1:${PORT}/readyz`, 60_000);
+    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    let next = 0;
+    let accepted = 0;
+    const t = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < bodies.length) {
+          const body = bodies[next++];
+          const r = await post(agent, PORT, body);
+          if (r.status !== 200) throw new Error(`POST answered ${r.status}: ${r.text.slice(0, 200)}`);
+          accepted += (JSON.parse(r.text) as { accepted: number }).accepted;
+        }
+      }),
+    );
+    const secs = (performance.now() - t) / 1000;
+    if (accepted !== events.length) throw new Error(`accepted ${accepted} of ${events.length}`);
+    const ov = await fetch(`http://127.0.0.1:${PORT}/api/v1/overview?project=bench`).then((r) => r.json() as Promise<{ steps_total: number; tool_calls: number }>);
+    if (ov.steps_total + ov.tool_calls !== events.length) throw new Error(`stored ${ov.steps_total + ov.tool_calls} of ${events.length}`);
+    const rss = Number((await import('node:fs')).readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
+    agent.destroy();
+    return { rate: events.length / secs, rss };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function post(agent: Agent, port: number, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/v1/events', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function waitReady(url: string, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready after ${ms} ms`);
+}
+
+const direct1k = await direct(1000);
+console.log(`direct insert, batches of 1,000 events:  ${Math.round(direct1k).toLocaleString('en-US')} events/s`);
+const direct50k = await direct(50_000);
+console.log(`direct insert, batches of 50,000 events: ${Math.round(direct50k).toLocaleString('en-US')} events/s`);
+const http = await viaHttp();
+console.log(`POST /v1/events, batches of 1,000, ${CONCURRENCY} in flight: ${Math.round(http.rate).toLocaleString('en-US')} events/s (server peak RSS ${Math.round(http.rss)} MiB)`);
+console.log(`HTTP / direct(1,000): ${(http.rate / direct1k).toFixed(2)}   HTTP / direct(50,000): ${(http.rate / direct50k).toFixed(2)}`);
