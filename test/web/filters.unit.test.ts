@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   activeFilterCount,
+  bucketFor,
   DEFAULT_RANGE,
   filtersToApiParams,
   filtersToSearch,
@@ -104,5 +105,15 @@ describe('runs table sort', () => {
   it('writes only non-default sorts', () => {
     expect(writeSort(new URLSearchParams('model=m&sort=steps'), { sort: 'started_at', order: 'desc' }).toString()).toBe('model=m');
     expect(writeSort(new URLSearchParams(''), { sort: 'steps', order: 'asc' }).toString()).toBe('sort=steps&order=asc');
+  });
+});
+
+describe('bucketFor', () => {
+  it('picks hours for a day, days for a month, else the server default', () => {
+    const f = parseFilters(new URLSearchParams(''));
+    expect(bucketFor({ ...f, range: '24h' })).toBe('hour');
+    expect(bucketFor({ ...f, range: '30d' })).toBe('day');
+    expect(bucketFor({ ...f, range: '7d' })).toBe('auto');
+    expect(bucketFor({ ...f, range: 'custom' })).toBe('auto');
   });
 });

@@ -150,3 +150,13 @@ export function rangeLabel(f: Filters): string {
   if (valid(to)) return `Until ${full(to)} UTC`;
   return 'Custom range';
 }
+
+/**
+ * Time-series bucket for a view: hours for a day, days for a month, and the server's choice
+ * otherwise (it sizes buckets from the range). Keeps charts at a readable number of bars.
+ */
+export function bucketFor(f: Filters): 'hour' | 'day' | 'auto' {
+  if (f.range === '24h') return 'hour';
+  if (f.range === '30d') return 'day';
+  return 'auto';
+}

@@ -7,7 +7,7 @@ import { KpiTile } from '../components/kpi-tile.js';
 import { StatusBadge } from '../components/status-badge.js';
 import type { FilterState } from '../hooks/use-filters.js';
 import { timeseriesRows, type TimeseriesChartRow } from '../lib/chart-data.js';
-import { filtersToSearch, rangeLabel, withDimension, withWindow, type Filters } from '../lib/filters.js';
+import { bucketFor, filtersToSearch, rangeLabel, withDimension, withWindow, type Filters } from '../lib/filters.js';
 import { formatInt, formatInterval, formatNumber, formatPercent, formatTokens, formatUsd } from '../lib/format.js';
 import { CostChart, RunsChart, StepsChart } from '../overview/overview-charts.js';
 
@@ -25,7 +25,7 @@ export function OverviewPage() {
   const { filters, now, key } = fs;
   const navigate = useNavigate();
   const ov = useApi(`overview${key}`, (signal) => api.overview(filters, now, { signal }));
-  const ts = useApi(`timeseries${key}`, (signal) => api.timeseries(filters, now, 'auto', { signal }));
+  const ts = useApi(`timeseries${key}`, (signal) => api.timeseries(filters, now, bucketFor(filters), { signal }));
 
   const o = ov.state.data;
   const openBucket = (row: TimeseriesChartRow) => navigate(runsLink(withWindow(filters, row.from, row.to)));
