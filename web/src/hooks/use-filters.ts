@@ -1,6 +1,6 @@
 // The filter state of the current URL, and setters that write it back to the URL.
 import { useCallback, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { filtersToSearch, parseFilters, FILTER_PARAMS, type Filters } from '../lib/filters.js';
 
 export interface FilterState {
@@ -24,10 +24,12 @@ export function useFilters(): FilterState {
     return s ? `?${s}` : '';
   }, [params]);
   const filters = useMemo(() => parseFilters(new URLSearchParams(filterSearch)), [filterSearch]);
+  const { pathname } = useLocation();
   const [tick, setTick] = useState(0);
-  // `now` is re-read whenever the filters change or the user refreshes, not on every render.
+  // `now` is re-read when the filters or the page change or the user refreshes, not on every
+  // render (so one view asks all its endpoints about the same window).
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const now = useMemo(() => new Date(), [filterSearch, tick]);
+  const now = useMemo(() => new Date(), [filterSearch, pathname, tick]);
 
   const setFilters = useCallback(
     (f: Filters) => setParams((prev) => filtersToSearch(f, prev), { replace: false }),
