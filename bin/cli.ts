@@ -34,7 +34,7 @@ program
   .option('--demo [runs]', 'when the data folder holds no runs, backfill this many demo runs first (default 1000)')
   .option('--demo-live', 'keep streaming live demo traffic while serving')
   .action(async (o: { demo?: string | boolean; demoLive?: boolean }, cmd: Command) => {
-    const demoRuns = o.demo === undefined ? 0 : o.demo === true ? 1000 : parsePositive(o.demo, '--demo');
+    const demoRuns = o.demo === undefined || o.demo === false ? 0 : o.demo === true ? 1000 : parsePositive(o.demo, '--demo');
     const { runServe } = await import('./serve-command.js');
     await runServe(configFrom(cmd), { demoRuns, demoLive: !!o.demoLive });
   });

@@ -47,14 +47,14 @@ export async function postEvents(
   body: unknown,
   opts: { ndjson?: boolean; gzip?: boolean; raw?: string } = {},
 ): Promise<Posted> {
-  let text = opts.raw ?? (opts.ndjson ? (body as unknown[]).map((e) => JSON.stringify(e)).join('\n') : JSON.stringify(body));
+  const text = opts.raw ?? (opts.ndjson ? (body as unknown[]).map((e) => JSON.stringify(e)).join('\n') : JSON.stringify(body));
   const headers: Record<string, string> = { 'content-type': opts.ndjson ? 'application/x-ndjson' : 'application/json' };
-  let payload: string | Buffer = text;
+  let payload: string | Uint8Array = text;
   if (opts.gzip) {
-    payload = gzipSync(text);
+    payload = new Uint8Array(gzipSync(text));
     headers['content-encoding'] = 'gzip';
   }
-  const res = await fetch(`${base}/v1/events`, { method: 'POST', headers, body: payload });
+  const res = await fetch(`${base}/v1/events`, { method: "POST", headers, body: payload as unknown as BodyInit });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
