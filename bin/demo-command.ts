@@ -48,10 +48,14 @@ export async function backfill(sink: EventSink, o: Pick<DemoOptions, 'runs' | 's
 }
 
 /** Streams live traffic at about `rate` events per second, in small batches every 200 ms. */
-export async function streamLive(sink: EventSink, o: Pick<DemoOptions, 'seed' | 'rate' | 'maxMs'>, stop?: AbortSignal): Promise<void> {
+export async function streamLive(
+  sink: EventSink,
+  o: Pick<DemoOptions, 'seed' | 'rate' | 'maxMs'> & { project?: string },
+  stop?: AbortSignal,
+): Promise<void> {
   const started = Date.now();
   const perTick = Math.max(1, Math.round(o.rate / 5));
-  const stream = demoLiveStream({ seed: o.seed, startMs: started })[Symbol.iterator]();
+  const stream = demoLiveStream({ seed: o.seed, startMs: started, project: o.project })[Symbol.iterator]();
   while (!stop?.aborted && (o.maxMs === undefined || Date.now() - started < o.maxMs)) {
     const batch: unknown[] = [];
     for (let i = 0; i < perTick; i++) {

@@ -17,9 +17,16 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export async function openServices(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Services> {
+export interface ServiceOptions {
+  log?: Logger;
+  /** Storage to use instead of opening the configured one (e.g. wrapped to inject faults). */
+  storage?: Storage;
+}
+
+export async function openServices(config: Config, o: ServiceOptions = {}): Promise<Services> {
+  const log = o.log ?? createLogger(config.logLevel);
   const prices = loadPriceBook(config.pricesFile);
-  const storage = await openStorage({ ...config.clickhouse, dataDir: config.dataDir });
+  const storage = o.storage ?? (await openStorage({ ...config.clickhouse, dataDir: config.dataDir }));
   try {
     const applied = await migrate(storage);
     if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
