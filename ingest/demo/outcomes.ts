@@ -1,22 +1,11 @@
 // How demo runs end: success or one failure mode of DESIGN.md, with base frequencies.
 import type { DemoAgent, DemoModel, AgentVersion } from './catalog.js';
 import type { Rng, Weighted } from './prng.js';
+import { FAILURE_MODES, type FailureMode } from '../../analytics/failure-modes/failure-types.js';
 
-/** The failure modes of DESIGN.md "Definitions", in the classifier's order. */
-export const DEMO_FAILURE_MODES = [
-  'dead_loop',
-  'step_limit',
-  'timeout',
-  'context_overflow',
-  'tool_error_cascade',
-  'environment_error',
-  'budget_exceeded',
-  'tests_failed',
-  'agent_error',
-  'gave_up',
-  'abandoned',
-] as const;
-export type DemoFailureMode = (typeof DEMO_FAILURE_MODES)[number];
+/** The failure modes of DESIGN.md "Definitions", in the classifier's order ('cancelled' aside). */
+export type DemoFailureMode = Exclude<FailureMode, 'cancelled'>;
+export const DEMO_FAILURE_MODES = FAILURE_MODES.filter((m): m is DemoFailureMode => m !== 'cancelled');
 export type DemoOutcome = 'success' | DemoFailureMode;
 
 export const LOOP_KINDS = ['repeat', 'cycle', 'stall'] as const;

@@ -1,6 +1,7 @@
 // Signatures the generator uses to keep ordinary steps free of accidental loops. They mirror
 // DESIGN.md "Dead loop" but mask more aggressively (every digit run), so what passes here
 // also passes a stricter or looser detector.
+import { canonicalJson } from '../../schemas/normalize-event.js';
 
 /**
  * Lower-cases, collapses whitespace, masks timestamps, hex ids and every number. Only the
@@ -14,16 +15,6 @@ export function normalizeObservation(text: string, maxChars = 600): string {
     .replace(/\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?z?/g, '<ts>')
     .replace(/\b(0x)?[0-9a-f]{6,}\b/g, '<hex>')
     .replace(/\d+/g, '#');
-}
-
-/** JSON with object keys sorted, so argument order does not matter. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 export function actionSignature(tool: string, args: unknown): string {
