@@ -11,6 +11,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.integration.test.ts'],
+          // A local Kafka broker for test/kafka (started when none answers on 127.0.0.1:9092).
+          globalSetup: ['test/kafka/kafka-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -33,10 +33,21 @@ program
   .description('API, dashboard and in-process ingest on embedded storage (or the configured servers)')
   .option('--demo [runs]', 'when the data folder holds no runs, backfill this many demo runs first (default 1000)')
   .option('--demo-live', 'keep streaming live demo traffic while serving')
-  .action(async (o: { demo?: string | boolean; demoLive?: boolean }, cmd: Command) => {
+  .option('--no-ingest', 'with KAFKA_BROKERS: do not run a consumer of the topic in this process')
+  .action(async (o: { demo?: string | boolean; demoLive?: boolean; ingest?: boolean }, cmd: Command) => {
     const demoRuns = o.demo === undefined || o.demo === false ? 0 : o.demo === true ? 1000 : parsePositive(o.demo, '--demo');
     const { runServe } = await import('./serve-command.js');
-    await runServe(configFrom(cmd), { demoRuns, demoLive: !!o.demoLive });
+    await runServe(configFrom(cmd), { demoRuns, demoLive: !!o.demoLive, ingest: o.ingest !== false });
+  });
+
+program
+  .command('ingest')
+  .description('a Kafka consumer worker: reads KAFKA_TOPIC as group KAFKA_GROUP_ID into storage (no HTTP)')
+  .option('--status-every <seconds>', 'log a status line this often (0: never)', '30')
+  .action(async (o: { statusEvery: string }, cmd: Command) => {
+    const { runIngest } = await import('./ingest-command.js');
+    const n = Number(o.statusEvery);
+    await runIngest(configFrom(cmd), { statusEverySeconds: Number.isFinite(n) && n >= 0 ? n : 30 });
   });
 
 program

@@ -31,6 +31,13 @@ const envSchema = z.object({
   CLICKHOUSE_CLUSTER: optionalString,
   KAFKA_BROKERS: optionalString,
   KAFKA_TOPIC: z.string().min(1).default('trajscope.events'),
+  KAFKA_DLQ_TOPIC: optionalString,
+  KAFKA_GROUP_ID: z.string().min(1).default('trajscope-ingest'),
+  KAFKA_CLIENT_ID: z.string().min(1).default('trajscope'),
+  KAFKA_PARTITIONS: int(6),
+  KAFKA_PRODUCE: z.enum(['true', 'false']).default('true'),
+  KAFKA_CONSUMER_CONCURRENCY: int(6),
+  KAFKA_FETCH_MAX_BYTES: int(8 * 1024 * 1024),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -54,7 +61,22 @@ export interface Config {
     waitMs: number;
   };
   clickhouse: { url?: string; user?: string; password?: string; database: string; cluster?: string };
-  kafka: { brokers: string[]; topic: string };
+  kafka: {
+    brokers: string[];
+    topic: string;
+    /** Dead-letter topic of messages that cannot be parsed or validated. */
+    dlqTopic: string;
+    groupId: string;
+    clientId: string;
+    /** Partitions of the topics created at start when missing. */
+    partitions: number;
+    /** POST /v1/events produces to the topic (instead of writing storage directly). */
+    produce: boolean;
+    /** Partitions whose batches one consumer processes at the same time. */
+    consumerConcurrency: number;
+    /** Most bytes fetched per partition per request. */
+    fetchMaxBytes: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -96,6 +118,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     kafka: {
       brokers: (e.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
       topic: e.KAFKA_TOPIC,
+      dlqTopic: e.KAFKA_DLQ_TOPIC ?? `${e.KAFKA_TOPIC}.dlq`,
+      groupId: e.KAFKA_GROUP_ID,
+      clientId: e.KAFKA_CLIENT_ID,
+      partitions: e.KAFKA_PARTITIONS,
+      produce: e.KAFKA_PRODUCE === 'true',
+      consumerConcurrency: e.KAFKA_CONSUMER_CONCURRENCY,
+      fetchMaxBytes: e.KAFKA_FETCH_MAX_BYTES,
     },
   };
 }

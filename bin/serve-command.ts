@@ -1,16 +1,31 @@
 // `trajscope serve`: API, dashboard and in-process ingest in one process.
 import type { Config } from './config.js';
 import { startServer } from '../server/index.js';
+import { openServices } from '../server/services.js';
 import { LocalSink } from './event-sink.js';
 
 export interface ServeOptions {
   /** Backfill this many demo runs when the data holds no runs (0: none). */
   demoRuns: number;
   demoLive: boolean;
+  /** With KAFKA_BROKERS: also run a consumer of the topic in this process (default true). */
+  ingest?: boolean;
 }
 
 export async function runServe(config: Config, o: ServeOptions): Promise<void> {
-  const running = await startServer(config);
+  const services = await openServices(config);
+  if (config.kafka.brokers.length > 0) {
+    const { attachKafka } = await import('../ingest/kafka/attach-kafka.js');
+    try {
+      await attachKafka(services, { consume: o.ingest !== false, produce: config.kafka.produce });
+    } catch (err) {
+      await services.close().catch(() => {});
+      throw err;
+    }
+    const k = config.kafka;
+    services.log.info(`kafka: ${k.brokers.join(',')} topic ${k.topic}${config.kafka.produce ? ' (POST /v1/events produces to it)' : ''}${o.ingest !== false ? `, consuming as group ${k.groupId}` : ''}`);
+  }
+  const running = await startServer(config, services);
   const { log, storage } = running.services;
   const mode = config.clickhouse.url ? `ClickHouse at ${config.clickhouse.url}` : `embedded storage in ${config.dataDir}`;
   log.info(`Trajscope is serving ${running.url} (${mode})`);

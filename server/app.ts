@@ -6,6 +6,7 @@ import { repoPath } from '../schemas/paths.js';
 import { ApiError, errorMiddleware } from './errors.js';
 import { eventsRouter } from './events/events-router.js';
 import { healthRouter } from './health/health-router.js';
+import { ingestStatusRouter } from './ingest-status/ingest-status-router.js';
 import { metricsRouter } from './metrics/metrics-router.js';
 import { runsRouter } from './runs/runs-router.js';
 import type { Services } from './services.js';
@@ -14,10 +15,12 @@ export function createApp(s: Services): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
-  app.use(healthRouter(s.storage, s.writer));
-  app.use(eventsRouter(s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs }));
+  app.use(healthRouter(s.storage, s.writer, s.kafka));
+  // With Kafka, POST /v1/events produces to the topic; the consumer group stores the events.
+  app.use(eventsRouter(s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs }));
   app.use(runsRouter(s.storage));
   app.use(metricsRouter(s.storage));
+  app.use(ingestStatusRouter(s));
   app.use(['/api', '/v1'], (req, _res, next) => next(new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.originalUrl}`)));
   const web = repoPath('dist', 'web');
   if (existsSync(web)) {

@@ -4,6 +4,7 @@ import type { Config } from '../bin/config.js';
 import { BatchWriter } from '../ingest/batch-writer.js';
 import { EventIngestor } from '../ingest/event-ingestor.js';
 import { loadPriceBook } from '../ingest/load-prices.js';
+import type { KafkaRuntime } from '../ingest/kafka/kafka-runtime.js';
 import { openStorage, type Storage } from '../storage/gateway.js';
 import { migrate } from '../storage/migrate.js';
 import { createLogger, type Logger } from './logger.js';
@@ -14,6 +15,8 @@ export interface Services {
   storage: Storage;
   writer: BatchWriter;
   ingestor: EventIngestor;
+  /** Kafka consumer / producer of this process, when KAFKA_BROKERS is set (serve, ingest). */
+  kafka?: KafkaRuntime;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     defaultProject: config.defaultProject,
   });
   let closed = false;
-  return {
+  const services: Services = {
     config,
     log,
     storage,
@@ -57,8 +60,11 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     async close() {
       if (closed) return;
       closed = true;
+      // The consumer first: its batches in hand are stored and committed before the writer stops.
+      await services.kafka?.close().catch((err) => log.error('closing Kafka failed', err));
       await writer.close();
       await storage.close();
     },
   };
+  return services;
 }

@@ -11,7 +11,7 @@ export interface EventsRouterOptions {
   waitMs: number;
 }
 
-export function eventsRouter(ingestor: EventIngestor, o: EventsRouterOptions): Router {
+export function eventsRouter(ingestor: Pick<EventIngestor, 'ingest'>, o: EventsRouterOptions): Router {
   const router = Router();
   router.post(
     '/v1/events',

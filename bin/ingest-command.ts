@@ -1,0 +1,45 @@
+// `trajscope ingest`: a Kafka consumer worker alone (no HTTP). Workers with the same
+// KAFKA_GROUP_ID share the topic's partitions; scale out by starting more of them.
+import type { Config } from './config.js';
+import { openServices } from '../server/services.js';
+import { attachKafka } from '../ingest/kafka/attach-kafka.js';
+
+export async function runIngest(config: Config, o: { statusEverySeconds: number }): Promise<void> {
+  if (config.kafka.brokers.length === 0) {
+    console.error('trajscope ingest: set KAFKA_BROKERS (or --kafka-brokers) to the Kafka brokers to consume from');
+    process.exit(2);
+  }
+  const services = await openServices(config);
+  const { log } = services;
+  let kafka;
+  try {
+    kafka = await attachKafka(services, { consume: true, produce: false });
+  } catch (err) {
+    await services.close().catch(() => {});
+    throw err;
+  }
+  const k = config.kafka;
+  const mode = config.clickhouse.url ? `ClickHouse at ${config.clickhouse.url}` : `embedded storage in ${config.dataDir}`;
+  log.info(`ingest worker: consuming ${k.topic} as group ${k.groupId} from ${k.brokers.join(',')} into ${mode}; dead letters to ${k.dlqTopic}`);
+
+  const timer = o.statusEverySeconds > 0
+    ? setInterval(() => {
+        void kafka.status().then((s) => {
+          const c = s.consumer;
+          log.info(`ingest: ${c?.events_per_second ?? 0} events/s, ${c?.events_consumed ?? 0} consumed, lag ${s.lag_total ?? '?'}, dead letters ${s.dlq_count ?? '?'}${c?.paused ? ` (paused: ${c.paused_reason})` : ''}`);
+        });
+      }, o.statusEverySeconds * 1000)
+    : null;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info(`${signal}: finishing the batches in hand and leaving the group`);
+    if (timer) clearInterval(timer);
+    await services.close().catch((err) => log.error('shutdown failed', err));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,17 @@
+// Starts the Kafka side of a process on its services (serve, ingest) and hangs it on
+// `services.kafka`, so the app, /readyz, the ingest status and shutdown find it.
+import type { Services } from '../../server/services.js';
+import { KafkaRuntime, type KafkaRuntimeOptions } from './kafka-runtime.js';
+
+export async function attachKafka(services: Services, o: KafkaRuntimeOptions): Promise<KafkaRuntime> {
+  const runtime = new KafkaRuntime(services.config, services.log);
+  try {
+    await runtime.start({ ingestor: services.ingestor, writer: services.writer }, o);
+  } catch (err) {
+    await runtime.close().catch(() => {});
+    const brokers = services.config.kafka.brokers.join(',');
+    throw new Error(`cannot start Kafka ingestion with brokers ${brokers}: ${(err as Error).message}`);
+  }
+  services.kafka = runtime;
+  return runtime;
+}

@@ -1,0 +1,25 @@
+// Builds the kafkajs client from the configuration, with its log lines routed to ours
+// (kafkajs is chatty at info: only its warnings and errors come through, as debug and warn).
+import kafkajs, { type Kafka, type LogEntry, type logCreator } from 'kafkajs';
+import type { Config } from '../../bin/config.js';
+import type { Logger } from '../../server/logger.js';
+
+const { Kafka: KafkaClass, logLevel } = kafkajs;
+
+export function createKafka(kafka: Config['kafka'], log: Logger, clientSuffix = ''): Kafka {
+  const creator: logCreator = () => (entry: LogEntry) => {
+    const { message, error } = entry.log as { message: string; error?: string };
+    const line = `kafka ${entry.namespace}: ${message}${error ? ` (${error})` : ''}`;
+    if (entry.level <= logLevel.ERROR) log.warn(line);
+    else log.debug(line);
+  };
+  return new KafkaClass({
+    clientId: `${kafka.clientId}${clientSuffix}`,
+    brokers: kafka.brokers,
+    connectionTimeout: 3_000,
+    requestTimeout: 30_000,
+    retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10_000 },
+    logLevel: logLevel.WARN,
+    logCreator: creator,
+  });
+}

@@ -1,0 +1,24 @@
+// Turns the messages of a Kafka batch into ingest items: one JSON event per message. A message
+// that is empty, not JSON or not a JSON object becomes a per-item error (it goes to the DLQ).
+import type { KafkaMessage } from 'kafkajs';
+import type { ParsedItem } from '../parse-body.js';
+
+export function parseMessages(messages: readonly KafkaMessage[]): ParsedItem[] {
+  const items: ParsedItem[] = new Array(messages.length);
+  for (let i = 0; i < messages.length; i++) items[i] = parseMessage(messages[i].value);
+  return items;
+}
+
+export function parseMessage(value: Buffer | null): ParsedItem {
+  if (!value || value.length === 0) return { ok: false, error: 'empty message: a message must carry one JSON event' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value.toString('utf8'));
+  } catch (err) {
+    return { ok: false, error: `not valid JSON: ${(err as Error).message}` };
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { ok: false, error: 'a message must carry one JSON object (one event), not an array or a scalar' };
+  }
+  return { ok: true, value: parsed };
+}

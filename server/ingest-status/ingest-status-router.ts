@@ -1,0 +1,24 @@
+// GET /api/v1/ingest/status: how ingest is doing. With Kafka: per-partition lag of the consumer
+// group, this process's events/s, rows written, DLQ count and the last error; embedded: the writer.
+import { Router } from 'express';
+import type { Services } from '../services.js';
+
+export function ingestStatusRouter(s: Services): Router {
+  const router = Router();
+  router.get('/api/v1/ingest/status', async (_req, res) => {
+    const w = s.writer.getStats();
+    const writer = {
+      rows_written: w.rowsWritten,
+      buffered_rows: w.bufferedRows,
+      flushes: w.flushes,
+      insert_errors: w.insertErrors,
+      failing: w.failing,
+    };
+    if (!s.kafka) {
+      res.json({ mode: 'embedded', writer });
+      return;
+    }
+    res.json({ ...(await s.kafka.status()), writer });
+  });
+  return router;
+}
