@@ -38,6 +38,21 @@ const envSchema = z.object({
   KAFKA_PRODUCE: z.enum(['true', 'false']).default('true'),
   KAFKA_CONSUMER_CONCURRENCY: int(6),
   KAFKA_FETCH_MAX_BYTES: int(8 * 1024 * 1024),
+  TRAJSCOPE_IDLE_TIMEOUT_MS: int(30 * 60_000),
+  TRAJSCOPE_ANALYSIS_DELAY_MS: int(200),
+  TRAJSCOPE_ANALYSIS_DEBOUNCE_MS: int(2_000),
+  TRAJSCOPE_ANALYSIS_SWEEP_MS: int(60_000),
+  TRAJSCOPE_LOOP_MIN_REPEATS: int(3),
+  TRAJSCOPE_LOOP_MIN_CYCLE_REPETITIONS: int(3),
+  TRAJSCOPE_LOOP_STALL_ERROR_STEPS: int(4),
+  TRAJSCOPE_LOOP_STALL_STEPS: int(8),
+  TRAJSCOPE_LIVE_LOOP_MAX_RUNS: int(20_000),
+  TRAJSCOPE_LIVE_LOOP_IDLE_MS: int(10 * 60_000),
+  TRAJSCOPE_COST_SPIKE_Z: z.coerce.number().positive().default(3.5),
+  TRAJSCOPE_CONTEXT_BLOWUP_FACTOR: z.coerce.number().positive().default(2),
+  TRAJSCOPE_HOURLY_SPEND_FACTOR: z.coerce.number().positive().default(3),
+  TRAJSCOPE_GATE_MAX_COMPLETION_DROP: z.coerce.number().min(0).max(1).default(0.05),
+  TRAJSCOPE_GATE_MAX_COST_INCREASE: z.coerce.number().min(0).default(0.25),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -76,6 +91,29 @@ export interface Config {
     consumerConcurrency: number;
     /** Most bytes fetched per partition per request. */
     fetchMaxBytes: number;
+  };
+  analysis: {
+    /** A run with no run_end and no event for this long is abandoned. */
+    idleTimeoutMs: number;
+    /** Wait after a run_end before analysing (coalesces the rest of its batch). */
+    delayMs: number;
+    /** Re-analyse a run that is still going (or got late events) at most this often. */
+    debounceMs: number;
+    /** How often to look for idle (abandoned) and not yet analysed runs. */
+    sweepMs: number;
+    loops: { minRepeats: number; minCycleRepetitions: number; stallErrorSteps: number; stallSteps: number };
+    /** Live loop detection: runs tracked at most, and idle time after which one is dropped. */
+    liveMaxRuns: number;
+    liveIdleMs: number;
+    costSpikeZ: number;
+    contextBlowupFactor: number;
+    hourlySpendFactor: number;
+  };
+  gate: {
+    /** Largest allowed drop of the completion rate (absolute, 0.05 = 5 points). */
+    maxCompletionDrop: number;
+    /** Largest allowed relative rise of cost per success (0.25 = +25%). */
+    maxCostIncrease: number;
   };
 }
 
@@ -125,6 +163,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       produce: e.KAFKA_PRODUCE === 'true',
       consumerConcurrency: e.KAFKA_CONSUMER_CONCURRENCY,
       fetchMaxBytes: e.KAFKA_FETCH_MAX_BYTES,
+    },
+    analysis: {
+      idleTimeoutMs: e.TRAJSCOPE_IDLE_TIMEOUT_MS,
+      delayMs: e.TRAJSCOPE_ANALYSIS_DELAY_MS,
+      debounceMs: e.TRAJSCOPE_ANALYSIS_DEBOUNCE_MS,
+      sweepMs: e.TRAJSCOPE_ANALYSIS_SWEEP_MS,
+      loops: {
+        minRepeats: e.TRAJSCOPE_LOOP_MIN_REPEATS,
+        minCycleRepetitions: e.TRAJSCOPE_LOOP_MIN_CYCLE_REPETITIONS,
+        stallErrorSteps: e.TRAJSCOPE_LOOP_STALL_ERROR_STEPS,
+        stallSteps: e.TRAJSCOPE_LOOP_STALL_STEPS,
+      },
+      liveMaxRuns: e.TRAJSCOPE_LIVE_LOOP_MAX_RUNS,
+      liveIdleMs: e.TRAJSCOPE_LIVE_LOOP_IDLE_MS,
+      costSpikeZ: e.TRAJSCOPE_COST_SPIKE_Z,
+      contextBlowupFactor: e.TRAJSCOPE_CONTEXT_BLOWUP_FACTOR,
+      hourlySpendFactor: e.TRAJSCOPE_HOURLY_SPEND_FACTOR,
+    },
+    gate: {
+      maxCompletionDrop: e.TRAJSCOPE_GATE_MAX_COMPLETION_DROP,
+      maxCostIncrease: e.TRAJSCOPE_GATE_MAX_COST_INCREASE,
     },
   };
 }

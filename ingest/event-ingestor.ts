@@ -21,8 +21,12 @@ export interface IngestCall {
   wait?: boolean;
 }
 
+/** Told about events once the writer has them (stored=true: once they are stored). */
+export type StoredEventsObserver = (events: readonly TrajEvent[], stored: boolean) => void;
+
 export class EventIngestor {
   private readonly runModels = new RunModelCache(50_000);
+  private readonly observers: StoredEventsObserver[] = [];
 
   constructor(
     private readonly writer: BatchWriter,
@@ -59,5 +63,11 @@ export class EventIngestor {
       runModel: (project, runId) => this.runModels.get(project, runId),
     });
     await this.writer.add(rows, wait);
+    for (const observe of this.observers) observe(events, wait);
+  }
+
+  /** Adds an observer of stored events (the run analyzer, live detectors). */
+  observe(observer: StoredEventsObserver): void {
+    this.observers.push(observer);
   }
 }

@@ -25,8 +25,14 @@ export interface RunSummary {
   reward: number | null;
   tests_passed: number | null;
   tests_failed: number | null;
-  /** The label given in run_end, '' when none (the analytics issue adds the classifier). */
+  /** The label given in run_end, else the run analyzer's failure mode; '' when none (a success, or not analysed yet). */
   failure_mode: string;
+  /** Which rule gave the failure mode ('user_label' for a label in run_end); '' when none. */
+  failure_rule?: string;
+  /** Dead loops the analyzer found in the run. */
+  loops?: number;
+  /** A success flagged as suspicious (reward hacking); see the run's analysis for the evidence. */
+  suspicious?: boolean;
   error_type: string;
   error_message: string;
   steps: number;
@@ -96,10 +102,47 @@ export interface RunDetail {
   steps: StepRow[];
   tool_calls: ToolCallRow[];
   scores: ScoreRow[];
-  /** Verdict of the run analyzer (analytics issue); null until it exists. */
-  analysis: unknown | null;
+  /** Verdict of the run analyzer; null until the run has been analysed. */
+  analysis: RunAnalysis | null;
   /** True when the run has more steps than one response carries (see `steps_limit`). */
   steps_truncated: boolean;
+}
+
+export interface LoopInfo {
+  kind: 'repeat' | 'cycle' | 'stall';
+  first_step: number;
+  last_step: number;
+  period: number;
+  repetitions: number;
+  /** Input plus output tokens of the steps inside the loop. */
+  tokens: number;
+  cost_usd: number;
+}
+
+export interface RunAnalysis {
+  analyzed_at: string;
+  /** True when the analysis covers every event stored for the run so far. */
+  fresh: boolean;
+  /** Null for a success, or a run still going (not idle long enough to be abandoned). */
+  failure: { mode: string; rule: string; reason: string } | null;
+  loops: LoopInfo[];
+  suspicious: {
+    suspicious: boolean;
+    reasons: string[];
+    evidence: Array<{ step: number | null; path: string; kind: string; source: string }>;
+    evidence_steps: number[];
+  };
+  process: {
+    tool_calls: number;
+    tool_errors: number;
+    /** Tool errors followed within 3 steps by an ok call of the same tool. */
+    self_corrected: number;
+    self_correction_rate: number | null;
+    /** Signed actions and those repeating an earlier one. */
+    actions: number;
+    rework_repeated: number;
+    rework_rate: number | null;
+  };
 }
 
 export interface Interval {

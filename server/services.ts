@@ -3,6 +3,7 @@
 import type { Config } from '../bin/config.js';
 import { BatchWriter } from '../ingest/batch-writer.js';
 import { EventIngestor } from '../ingest/event-ingestor.js';
+import { RunAnalyzer } from '../ingest/analysis/run-analyzer.js';
 import { loadPriceBook } from '../ingest/load-prices.js';
 import type { KafkaRuntime } from '../ingest/kafka/kafka-runtime.js';
 import { openStorage, type Storage } from '../storage/gateway.js';
@@ -15,6 +16,8 @@ export interface Services {
   storage: Storage;
   writer: BatchWriter;
   ingestor: EventIngestor;
+  /** Analyses runs after their events are stored (run_analysis). */
+  analyzer: RunAnalyzer;
   /** Kafka consumer / producer of this process, when KAFKA_BROKERS is set (serve, ingest). */
   kafka?: KafkaRuntime;
   close(): Promise<void>;
@@ -50,6 +53,17 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     maxTextChars: config.ingest.maxTextChars,
     defaultProject: config.defaultProject,
   });
+  const analyzer = new RunAnalyzer(storage, {
+    delayMs: config.analysis.delayMs,
+    debounceMs: config.analysis.debounceMs,
+    sweepMs: config.analysis.sweepMs,
+    idleTimeoutMs: config.analysis.idleTimeoutMs,
+    loops: config.analysis.loops,
+    beforeRead: () => writer.flush(),
+    onError: (err) => log.warn('run analysis failed; it will be retried', err),
+  });
+  ingestor.observe((events, stored) => analyzer.notify(events, stored));
+  analyzer.start();
   let closed = false;
   const services: Services = {
     config,
@@ -57,12 +71,14 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     storage,
     writer,
     ingestor,
+    analyzer,
     async close() {
       if (closed) return;
       closed = true;
       // The consumer first: its batches in hand are stored and committed before the writer stops.
       await services.kafka?.close().catch((err) => log.error('closing Kafka failed', err));
       await writer.close();
+      await analyzer.close();
       await storage.close();
     },
   };

@@ -47,6 +47,12 @@ export const runFiltersSchema = z.object({
 
 export type RunFilters = z.output<typeof runFiltersSchema>;
 
+/** No filter at all. */
+export const EMPTY_FILTERS: RunFilters = Object.freeze({
+  project: [], model: [], agent: [], agent_version: [], task_category: [], environment: [], status: [],
+  failure_mode: [], tag: [], from: undefined, to: undefined, q: undefined,
+}) as RunFilters;
+
 /** Parses with the given schema, turning zod issues into a 400 that names each bad parameter. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
   const r = schema.safeParse(query);

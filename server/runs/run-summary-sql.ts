@@ -4,13 +4,73 @@
 import type { QueryParams } from '../../storage/gateway.js';
 import type { RunFilters } from './run-filters.js';
 
-/** The per-run summary as a subquery: columns named like RunSummary's fields. */
+/** Verdict columns of run_analysis carried into the summary (besides failure_mode). */
+export const ANALYSIS_COLUMNS = [
+  'failure_rule', 'failure_reason', 'loop_count', 'loop_steps', 'loop_tokens', 'loop_cost_usd', 'suspicious',
+  'suspicious_reasons', 'self_corrected', 'rework_repeated', 'actions',
+] as const;
+
+/** Columns both branches of the summary give, in order (see runSummarySql). */
+const SUMMARY_COLUMNS = [
+  'project', 'run_id', 'started_at', 'ended_at', 'last_event_at', 'status', 'agent_name', 'agent_version', 'model',
+  'task_id', 'task_category', 'environment', 'tags_json', 'parent_run_id', 'max_steps', 'budget_usd', 'reward',
+  'tests_passed', 'tests_failed', 'label_failure_mode', 'error_type', 'error_message', 'steps', 'tool_calls',
+  'tool_errors', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens',
+  'cost_usd', 'cost_estimated', 'latency_ms_sum', 'latency_count', 'max_input_tokens', 'analysis_failure_mode',
+  ...ANALYSIS_COLUMNS,
+] as const;
+
+/**
+ * The per-run summary as a subquery: columns named like RunSummary's fields, plus the analysis
+ * columns. Runs whose analysis is fresh (it covers every row stored for the run: its
+ * source_ingested_at equals the run's max(runs.ingested_at)) are read from run_analysis, one row
+ * each; the others (not analysed yet, or events arrived since) are aggregated from the raw tables,
+ * so totals are exact either way and runs that are still going stay visible.
+ */
 export function runSummarySql(f: RunFilters, params: QueryParams): string {
+  const pre = preConditions(f, params);
+  const preWhere = pre.length ? `AND ${pre.join(' AND ')}` : '';
+  const post = postConditions(f, params);
+  const freshKeys = `(project, run_id, source_ingested_at) IN
+        (SELECT project, run_id, max(ingested_at) FROM runs WHERE 1 ${preWhere} GROUP BY project, run_id)`;
+  const fresh = `
+      SELECT ${SUMMARY_COLUMNS.map((c) => (c === 'analysis_failure_mode' ? 'failure_mode AS analysis_failure_mode' : c)).join(', ')}
+      FROM run_analysis FINAL
+      WHERE ${freshKeys} ${preWhere} ${post.length ? `AND ${post.join(' AND ')}` : ''}`;
+  const stale = rawSummarySql(
+    f,
+    params,
+    `(project, run_id) NOT IN (SELECT project, run_id FROM run_analysis FINAL WHERE ${freshKeys} ${preWhere})`,
+  );
+  const outer: string[] = [];
+  if (f.failure_mode.length) {
+    params.f_failure_mode = f.failure_mode;
+    outer.push('failure_mode IN {f_failure_mode:Array(String)}');
+  }
+  return `
+    SELECT *,
+      if(label_failure_mode != '', label_failure_mode, analysis_failure_mode) AS failure_mode,
+      if(ended_at IS NULL, NULL, toUInt64(greatest(0, dateDiff('millisecond', started_at, assumeNotNull(ended_at))))) AS duration_ms
+    FROM
+    (
+      ${fresh}
+      UNION ALL
+      SELECT ${SUMMARY_COLUMNS.join(', ')} FROM (${stale})
+    )
+    ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''}`;
+}
+
+function preConditions(f: RunFilters, params: QueryParams): string[] {
   const pre: string[] = [];
   if (f.project.length) {
     params.f_project = f.project;
     pre.push('project IN {f_project:Array(String)}');
   }
+  return pre;
+}
+
+/** Conditions on a summary's own columns (all filters but failure_mode, which needs the analysis). */
+function postConditions(f: RunFilters, params: QueryParams): string[] {
   const post: string[] = [];
   const inList = (col: string, name: string, values: string[]) => {
     if (!values.length) return;
@@ -23,7 +83,6 @@ export function runSummarySql(f: RunFilters, params: QueryParams): string {
   inList('task_category', 'f_task_category', f.task_category);
   inList('environment', 'f_environment', f.environment);
   inList('status', 'f_status', f.status);
-  inList('failure_mode', 'f_failure_mode', f.failure_mode);
   f.tag.forEach((t, i) => {
     params[`f_tag_k${i}`] = t.key;
     params[`f_tag_v${i}`] = t.value;
@@ -41,6 +100,18 @@ export function runSummarySql(f: RunFilters, params: QueryParams): string {
     params.f_q = f.q;
     post.push('(positionCaseInsensitive(run_id, {f_q:String}) > 0 OR positionCaseInsensitive(task_id, {f_q:String}) > 0)');
   }
+  return post;
+}
+
+/**
+ * The per-run summary aggregated from the raw tables (runs, steps FINAL, tool_calls FINAL), with
+ * the analysis columns of the run's latest analysis (if any). `restrict` is extra SQL on
+ * (project, run_id) that narrows the runs read (e.g. to those without a fresh analysis).
+ */
+export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: string): string {
+  const pre = preConditions(f, params);
+  if (restrict) pre.push(restrict);
+  const post = postConditions(f, params);
   const where = pre.length ? `WHERE ${pre.join(' AND ')}` : '';
   const having = post.length ? `HAVING ${post.join(' AND ')}` : '';
   const picked = '(project, run_id) IN (SELECT project, run_id FROM filtered_runs)';
@@ -69,7 +140,8 @@ export function runSummarySql(f: RunFilters, params: QueryParams): string {
         anyLast(runs.tests_failed) AS tests_failed,
         ifNull(anyLast(runs.failure_mode), '') AS failure_mode,
         ifNull(anyLast(runs.error_type), '') AS error_type,
-        ifNull(anyLast(runs.error_message), '') AS error_message
+        ifNull(anyLast(runs.error_message), '') AS error_message,
+        max(runs.ingested_at) AS ingested_at
       FROM runs
       ${where}
       GROUP BY runs.project, runs.run_id
@@ -95,7 +167,7 @@ export function runSummarySql(f: RunFilters, params: QueryParams): string {
       r.reward AS reward,
       r.tests_passed AS tests_passed,
       r.tests_failed AS tests_failed,
-      r.failure_mode AS failure_mode,
+      r.failure_mode AS label_failure_mode,
       r.error_type AS error_type,
       r.error_message AS error_message,
       st.steps AS steps,
@@ -108,7 +180,11 @@ export function runSummarySql(f: RunFilters, params: QueryParams): string {
       st.reasoning_tokens AS reasoning_tokens,
       st.cost_usd AS cost_usd,
       st.cost_estimated AS cost_estimated,
-      if(r.ended_at IS NULL, NULL, toUInt64(greatest(0, dateDiff('millisecond', r.started_at, assumeNotNull(r.ended_at))))) AS duration_ms
+      ifNull(st.latency_ms_sum, 0) AS latency_ms_sum,
+      ifNull(st.latency_count, 0) AS latency_count,
+      ifNull(st.max_input_tokens, 0) AS max_input_tokens,
+      ra.failure_mode AS analysis_failure_mode,
+      ${ANALYSIS_COLUMNS.map((c) => `ra.${c} AS ${c}`).join(',\n      ')}
     FROM filtered_runs AS r
     LEFT JOIN
     (
@@ -120,7 +196,10 @@ export function runSummarySql(f: RunFilters, params: QueryParams): string {
         sum(cache_write_tokens) AS cache_write_tokens,
         sum(reasoning_tokens) AS reasoning_tokens,
         sum(cost_usd) AS cost_usd,
-        max(cost_estimated) AS cost_estimated
+        max(cost_estimated) AS cost_estimated,
+        sum(ifNull(latency_ms, 0)) AS latency_ms_sum,
+        count(latency_ms) AS latency_count,
+        max(steps.input_tokens) AS max_input_tokens
       FROM steps FINAL
       WHERE ${picked}
       GROUP BY project, run_id
@@ -131,7 +210,13 @@ export function runSummarySql(f: RunFilters, params: QueryParams): string {
       FROM tool_calls FINAL
       WHERE ${picked}
       GROUP BY project, run_id
-    ) AS tc ON tc.project = r.project AND tc.run_id = r.run_id`;
+    ) AS tc ON tc.project = r.project AND tc.run_id = r.run_id
+    LEFT JOIN
+    (
+      SELECT project, run_id, failure_mode, ${ANALYSIS_COLUMNS.join(', ')}
+      FROM run_analysis FINAL
+      WHERE ${picked}
+    ) AS ra ON ra.project = r.project AND ra.run_id = r.run_id`;
 }
 
 /** Sortable columns of the runs list (allow-list). */

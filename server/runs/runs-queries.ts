@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js';
 import type { RunFilters } from './run-filters.js';
 import { RUN_SORTS, runSummarySql, type RunSort } from './run-summary-sql.js';
 import { isoTime, num, numOrNull, parseJsonObject } from './row-conversions.js';
+import { getRunAnalysis } from './run-analysis-query.js';
 
 export interface RunListOptions {
   sort: RunSort;
@@ -69,7 +70,7 @@ export async function getRun(storage: Storage, runId: string, o: RunDetailOption
   }
   const run = toRunSummary(runs[0]);
   const p = { project: run.project, run_id: runId, off: o.stepsOffset, lim: o.stepsLimit };
-  const [steps, calls, scores] = await Promise.all([
+  const [steps, calls, scores, analysis] = await Promise.all([
     storage.query<Record<string, unknown>>(
       `SELECT step, ts, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens,
               cost_usd, cost_estimated, latency_ms, action, observation, error_type, error_message, truncated, metadata
@@ -88,6 +89,7 @@ export async function getRun(storage: Storage, runId: string, o: RunDetailOption
        WHERE project = {project:String} AND run_id = {run_id:String} ORDER BY ts, name`,
       p,
     ),
+    getRunAnalysis(storage, run.project, runId),
   ]);
   const stepRows = steps.map(toStepRow);
   const first = stepRows[0]?.step;
@@ -99,7 +101,7 @@ export async function getRun(storage: Storage, runId: string, o: RunDetailOption
     steps: stepRows,
     tool_calls: calls.map(toToolCallRow).filter((c) => inWindow(c.step)),
     scores: scores.map(toScoreRow),
-    analysis: null,
+    analysis,
     steps_truncated: o.stepsOffset + stepRows.length < run.steps,
   };
 }
@@ -126,6 +128,9 @@ export function toRunSummary(r: Record<string, unknown>): RunSummary {
     tests_passed: numOrNull(r.tests_passed),
     tests_failed: numOrNull(r.tests_failed),
     failure_mode: String(r.failure_mode),
+    failure_rule: r.label_failure_mode ? 'user_label' : String(r.failure_rule ?? ''),
+    loops: num(r.loop_count),
+    suspicious: Boolean(r.suspicious),
     error_type: String(r.error_type),
     error_message: String(r.error_message),
     steps: num(r.steps),

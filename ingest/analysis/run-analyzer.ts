@@ -1,0 +1,201 @@
+// The run analyzer of the ingest path (DESIGN.md "Data flow"): runs touched by stored events are
+// marked dirty; a run_end makes its run due after a short delay, other events (a run still
+// going, or late events of an ended run) after a debounce. Due runs are read back whole from
+// ClickHouse in batches, analysed with analytics/ (analyze-run.ts) and their verdicts written
+// to run_analysis, so they survive restarts. A periodic sweep catches runs that went idle
+// (abandoned) and runs stored while no analyzer ran (a crash, another process).
+import type { FailureConfig } from '../../analytics/failure-modes/index.js';
+import type { LoopThresholds } from '../../analytics/loops/index.js';
+import type { TrajEvent } from '../../schemas/normalize-event.js';
+import type { Storage } from '../../storage/gateway.js';
+import { analyzeRun, type RunRows } from './analyze-run.js';
+import { readRuns } from './read-runs.js';
+
+export interface RunAnalyzerOptions {
+  delayMs: number;
+  debounceMs: number;
+  sweepMs: number;
+  idleTimeoutMs: number;
+  loops?: Partial<LoopThresholds>;
+  failure?: Partial<FailureConfig>;
+  /** Runs read back per batch of queries. */
+  batchRuns?: number;
+  /** Writes what the ingest path has buffered (before reading runs that may still be in it). */
+  beforeRead?: () => Promise<void>;
+  onError?: (err: unknown) => void;
+  clock?: () => number;
+}
+
+interface Dirty {
+  project: string;
+  run_id: string;
+  due: number;
+}
+
+const SEP = '\u0000';
+
+export class RunAnalyzer {
+  private readonly dirty = new Map<string, Dirty>();
+  private timer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private closed = false;
+  private needsFlush = false;
+  private readonly clock: () => number;
+  /** Analyses written since start (tests, stats). */
+  analysed = 0;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly opts: RunAnalyzerOptions,
+  ) {
+    this.clock = opts.clock ?? Date.now;
+  }
+
+  /** Starts the periodic sweep (idle runs, runs never analysed); the first one runs soon. */
+  start(): void {
+    const tick = () => {
+      this.sweepTimer = setTimeout(() => {
+        this.sweep().catch((err) => this.opts.onError?.(err)).finally(() => !this.closed && tick());
+      }, this.opts.sweepMs);
+      this.sweepTimer.unref();
+    };
+    setTimeout(() => void this.sweep().catch((err) => this.opts.onError?.(err)), 1000).unref();
+    tick();
+  }
+
+  /** Events of these runs were stored (or, with stored=false, handed to the writer). */
+  notify(events: readonly TrajEvent[], stored = true): void {
+    if (this.closed) return;
+    if (!stored) this.needsFlush = true;
+    const now = this.clock();
+    for (const e of events) {
+      const key = e.project + SEP + e.run_id;
+      const due = now + (e.type === 'run_end' ? this.opts.delayMs : this.opts.debounceMs);
+      const d = this.dirty.get(key);
+      if (!d) this.dirty.set(key, { project: e.project, run_id: e.run_id, due });
+      else if (due < d.due) d.due = due;
+    }
+    this.schedule();
+  }
+
+  /** Marks runs for analysis now (sweep, tests). */
+  markDue(keys: ReadonlyArray<{ project: string; run_id: string }>): void {
+    const now = this.clock();
+    for (const k of keys) this.dirty.set(k.project + SEP + k.run_id, { project: k.project, run_id: k.run_id, due: now });
+    this.schedule();
+  }
+
+  /** Runs waiting for analysis. */
+  get pending(): number {
+    return this.dirty.size;
+  }
+
+  /** Analyses every dirty run now, due or not, and resolves when their verdicts are stored. */
+  async drain(): Promise<void> {
+    for (const d of this.dirty.values()) d.due = 0;
+    while (this.running || this.dirty.size > 0) {
+      if (this.running) await this.running;
+      else await this.runDue();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    await this.drain().catch((err) => this.opts.onError?.(err));
+    this.closed = true;
+  }
+
+  /** Finds runs to (re)analyse: idle runs without run_end, and runs stored since their analysis. */
+  async sweep(): Promise<number> {
+    const idleBefore = this.clock() - this.opts.idleTimeoutMs;
+    const rows = await this.storage.query<{ project: string; run_id: string }>(
+      `SELECT project, run_id FROM
+       (
+         SELECT project, run_id, max(ingested_at) AS wm FROM runs GROUP BY project, run_id
+       ) AS w
+       LEFT JOIN
+       (
+         SELECT project, run_id, source_ingested_at, status, failure_mode, last_event_at
+         FROM run_analysis FINAL
+       ) AS a ON a.project = w.project AND a.run_id = w.run_id
+       WHERE a.source_ingested_at != w.wm
+          OR (a.status = 'running' AND a.failure_mode = '' AND a.last_event_at < fromUnixTimestamp64Milli({idle:Int64}))
+       LIMIT 100000`,
+      { idle: idleBefore },
+    );
+    const fresh = rows.filter((r) => !this.dirty.has(r.project + SEP + r.run_id));
+    if (fresh.length) this.markDue(fresh);
+    return fresh.length;
+  }
+
+  private schedule(): void {
+    if (this.running || this.closed || this.dirty.size === 0) return;
+    let next = Infinity;
+    for (const d of this.dirty.values()) if (d.due < next) next = d.due;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.runDue();
+    }, Math.max(0, next - this.clock()));
+    this.timer.unref();
+  }
+
+  private runDue(): Promise<void> {
+    if (this.running) return this.running;
+    this.running = this.analyseDue()
+      .catch((err) => this.opts.onError?.(err))
+      .finally(() => {
+        this.running = null;
+        this.schedule();
+      });
+    return this.running;
+  }
+
+  private async analyseDue(): Promise<void> {
+    const now = this.clock();
+    const due: Dirty[] = [];
+    for (const [key, d] of this.dirty) {
+      if (d.due > now) continue;
+      due.push(d);
+      this.dirty.delete(key);
+    }
+    if (due.length === 0) return;
+    if (this.needsFlush) {
+      this.needsFlush = false;
+      await this.opts.beforeRead?.();
+    }
+    const byProject = new Map<string, string[]>();
+    for (const d of due) {
+      const list = byProject.get(d.project);
+      if (list) list.push(d.run_id);
+      else byProject.set(d.project, [d.run_id]);
+    }
+    const size = this.opts.batchRuns ?? 500;
+    for (const [project, ids] of byProject) {
+      for (let i = 0; i < ids.length; i += size) {
+        const chunk = ids.slice(i, i + size);
+        try {
+          await this.analyseBatch(project, chunk);
+        } catch (err) {
+          // Put them back: a later pass (or the sweep) retries.
+          for (const run_id of chunk) {
+            const key = project + SEP + run_id;
+            if (!this.dirty.has(key)) this.dirty.set(key, { project, run_id, due: this.clock() + this.opts.debounceMs });
+          }
+          throw err;
+        }
+      }
+    }
+  }
+
+  private async analyseBatch(project: string, runIds: string[]): Promise<void> {
+    const runs: RunRows[] = await readRuns(this.storage, project, runIds);
+    if (runs.length === 0) return;
+    const now = this.clock();
+    const rows = runs.map((r) => analyzeRun(r, { now, loops: this.opts.loops, failure: { ...this.opts.failure, idleTimeoutMs: this.opts.idleTimeoutMs } }));
+    await this.storage.insert('run_analysis', rows);
+    this.analysed += rows.length;
+  }
+}
