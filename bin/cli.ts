@@ -60,8 +60,8 @@ program
 
 program
   .command('import')
-  .description('import NDJSON files of Trajscope events')
-  .argument('<files...>', 'files (or folders of .ndjson / .jsonl files)')
+  .description('import trajectories (SWE-agent .traj, OpenHands, tau-bench and OpenAI-style chat transcripts, Inspect .json/.eval logs, Trajscope NDJSON); the format is detected per file')
+  .argument('<files...>', 'files, or folders searched recursively for .ndjson / .jsonl / .json / .traj / .eval files')
   .option('--url <url>', 'send to a running server over HTTP instead of writing the data folder')
   .option('--project <project>', 'project for events that name none')
   .action(async (files: string[], o: { url?: string; project?: string }, cmd: Command) => {
