@@ -1,0 +1,106 @@
+// Format detection over every real fixture, and tolerance: files that are damaged, of another
+// version (fields missing, other types) or of no known format are skipped with a reason, never
+// crash the import.
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detectValue } from '../../ingest/importers/detect.js';
+import { itemsOfValue, readFileItems, sniffFile, UnknownFormatError } from '../../ingest/importers/read-file.js';
+import { eventSchema } from '../../schemas/events.js';
+import { REAL } from './fixtures.js';
+
+const files = (readdirSync(REAL, { recursive: true }) as string[]).filter((f) => /\.(json|jsonl|traj|eval)$/.test(f) && statSync(join(REAL, f)).isFile()).sort();
+
+async function collect(path: string) {
+  const out = { runs: 0, skips: [] as string[], notes: [] as string[] };
+  for await (const item of readFileItems(path)) {
+    if ('run' in item) out.runs++;
+    else if ('skip' in item) out.skips.push(`${item.skip.where}: ${item.skip.reason}`);
+    else if ('note' in item) out.notes.push(item.note);
+  }
+  return out;
+}
+
+describe('format detection', () => {
+  it('recognises every real fixture by its content (SWE-agent predictions are no trajectory)', async () => {
+    const seen: Record<string, string> = {};
+    for (const f of files) {
+      const sniffed = await sniffFile(join(REAL, f));
+      if (sniffed.kind === 'zip') seen[f] = 'inspect (zip)';
+      else if (sniffed.kind === 'lines') seen[f] = String(sniffed.format);
+      else seen[f] = String(detectValue(JSON.parse(readFileSync(join(REAL, f), 'utf8'))));
+    }
+    const byFormat: Record<string, number> = {};
+    for (const v of Object.values(seen)) byFormat[v] = (byFormat[v] ?? 0) + 1;
+    expect(byFormat).toEqual({ inspect: 6, 'inspect (zip)': 4, openhands: 6, 'swe-agent': 3, 'tau-bench': 1, undefined: 1 });
+    expect(Object.entries(seen).find(([, v]) => v === 'undefined')![0]).toMatch(/all_preds\.jsonl$/);
+  });
+
+  it('says what an unknown file is instead of importing it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trajscope-detect-'));
+    writeFileSync(join(dir, 'a.json'), JSON.stringify({ hello: 'world' }));
+    writeFileSync(join(dir, 'b.json'), '{"broken": ');
+    await expect(collect(join(dir, 'a.json'))).rejects.toThrow(/JSON object with keys hello; not Trajscope NDJSON/);
+    await expect(collect(join(dir, 'b.json'))).rejects.toBeInstanceOf(UnknownFormatError);
+  });
+
+  it('skips bad lines of a JSON-lines file with their line numbers and imports the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trajscope-detect-'));
+    const lines = readFileSync(join(REAL, 'openhands/tests/unit/resolver/mock_output/output.jsonl'), 'utf8').trim().split('\n');
+    writeFileSync(join(dir, 'out.jsonl'), [lines[0], '{not json', JSON.stringify({ other: 1 }), lines[1]].join('\n'));
+    const r = await collect(join(dir, 'out.jsonl'));
+    expect(r.runs).toBe(2);
+    expect(r.skips).toEqual([expect.stringMatching(/^line 2: invalid JSON/), expect.stringMatching(/^line 3: not a known record/)]);
+  });
+
+  it('reports a damaged .eval zip as an error of that file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trajscope-detect-'));
+    const zip = readFileSync(join(REAL, 'inspect-ai/tests/log/test_eval_log/log_streaming.eval'));
+    writeFileSync(join(dir, 'cut.eval'), zip.subarray(0, Math.floor(zip.length / 2)));
+    await expect(collect(join(dir, 'cut.eval'))).rejects.toThrow();
+  });
+
+  it('never throws on fixtures with fields removed or replaced (other versions), and what it emits is valid', () => {
+    // Deterministic damage: every k-th key at every depth is dropped or set to null.
+    const damage = (v: unknown, k: number, mode: 'drop' | 'null', depth = 0, counter = { n: 0 }): unknown => {
+      if (Array.isArray(v)) return v.map((x) => damage(x, k, mode, depth + 1, counter));
+      if (v && typeof v === 'object') {
+        const out: Record<string, unknown> = {};
+        for (const [key, val] of Object.entries(v)) {
+          if (++counter.n % k === 0 && depth > 0) {
+            if (mode === 'null') out[key] = null;
+            continue;
+          }
+          out[key] = damage(val, k, mode, depth + 1, counter);
+        }
+        return out;
+      }
+      return v;
+    };
+    const jsonFiles = files.filter((f) => /\.(json|traj)$/.test(f));
+    const src = { path: '/x/damaged.json', mtimeMs: 1_800_000_000_000 };
+    let runs = 0;
+    for (const f of jsonFiles) {
+      const parsed = JSON.parse(readFileSync(join(REAL, f), 'utf8'));
+      const value = f.includes('tau-bench') ? parsed.slice(0, 6) : parsed; // a few trajectories are enough
+      for (const k of [2, 3, 5, 7]) {
+        for (const mode of ['drop', 'null'] as const) {
+          const damaged = damage(value, k, mode);
+          let items: unknown[] = [];
+          try {
+            items = [...itemsOfValue(damaged, src)];
+          } catch (err) {
+            expect(err, `${f} k=${k} ${mode}`).toBeInstanceOf(UnknownFormatError);
+          }
+          for (const item of items as Array<{ run?: { events: unknown[] } }>) {
+            if (!item.run) continue;
+            runs++;
+            for (const e of item.run.events) expect(eventSchema.safeParse(e).success, `${f} k=${k} ${mode}: ${JSON.stringify(e).slice(0, 200)}`).toBe(true);
+          }
+        }
+      }
+    }
+    expect(runs).toBeGreaterThan(50);
+  });
+});
