@@ -62,7 +62,9 @@ export class KafkaEventConsumer {
     await this.dlq.connect();
     const consumer = this.kafka.consumer({
       groupId: o.groupId,
-      sessionTimeout: 30_000,
+      // A crashed member's partitions move on after this long (heartbeats go every 3 s, also
+      // during long writes).
+      sessionTimeout: 10_000,
       rebalanceTimeout: 60_000,
       heartbeatInterval: 3_000,
       maxBytesPerPartition: o.fetchMaxBytes,

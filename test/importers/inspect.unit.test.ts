@@ -57,7 +57,7 @@ describe('Inspect import', () => {
     expect(ofType(ev, 'score')[0]).toMatchObject({ name: 'includes', value: 1, source: 'verifier' });
     // The final answer was stored as an attachment: resolved, not left as attachment://.
     expect(steps[4].action).not.toMatch(/attachment:\/\//);
-    expect(steps[4].action.length).toBeGreaterThan(20);
+    expect(steps[4].action!.length).toBeGreaterThan(20);
   });
 
   it('keeps the grader model calls of model_graded_fact out of the steps, and its score is a judge score', async () => {
