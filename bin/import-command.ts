@@ -51,7 +51,7 @@ export interface ImportSummary {
   notes: { file: string; note: string }[];
 }
 
-interface FileRef {
+export interface FileRef {
   path: string;
   /** Named on the command line (an unknown format is an error) rather than found in a folder. */
   explicit: boolean;
@@ -85,7 +85,8 @@ export function formatSummary(s: ImportSummary): string[] {
   return out;
 }
 
-function expandFiles(paths: string[]): FileRef[] {
+/** The files named, and the importable files of the folders named (recursively, hidden ones left out). */
+export function expandFiles(paths: string[]): FileRef[] {
   const out: FileRef[] = [];
   for (const p of paths) {
     const st = statSync(p, { throwIfNoEntry: false });

@@ -1,0 +1,71 @@
+// `trajscope import` end to end over every real fixture: into a data folder (the embedded
+// ClickHouse engine through the ingest path), and with --url into a running server; then what
+// the API shows (runs, steps, tool calls, statuses). Importing twice does not duplicate.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandFiles, importFiles, runImport } from '../../bin/import-command.js';
+import { openSink } from '../../bin/event-sink.js';
+import { getJson, newDataDir, removeDataDir, startTestServer, testConfig, type TestServer } from '../helpers/test-server.js';
+import { REAL } from '../importers/fixtures.js';
+
+const dataDir = newDataDir();
+let srv: TestServer | undefined;
+
+beforeAll(() => {
+  // The summary lines of runImport would clutter the test output.
+  console.log = () => {};
+});
+afterAll(async () => {
+  await srv?.close();
+  removeDataDir(dataDir);
+});
+
+const TAU_0 = 'tau-bench/gpt-4o-airline/task-0/trial-0';
+const runPath = (id: string) => `/api/v1/runs/${encodeURIComponent(id)}`;
+
+describe('trajscope import', () => {
+  it('imports every real fixture into the data folder: 246 runs, 2,661 steps, 1,330 tool calls, nothing skipped', async () => {
+    const sink = await openSink(testConfig(dataDir), undefined, 'local');
+    const summary = await importFiles(sink, expandFiles([REAL]), false);
+    await sink.close();
+    expect(summary).toMatchObject({ files: 21, runs: 246, steps: 2661, toolCalls: 1330, skippedCount: 0 });
+    expect(summary.formats).toEqual({ 'tau-bench': 1, 'swe-agent': 3, openhands: 6, inspect: 9 });
+    expect(summary.ignored.map((i) => i.file)).toEqual([expect.stringMatching(/all_preds\.jsonl$/)]);
+    expect(summary.notes).toEqual([{ file: expect.stringMatching(/no-samples\.json$/), note: expect.stringMatching(/no samples/) }]);
+
+    srv = await startTestServer({}, dataDir);
+    const { body } = await getJson(srv.url, '/api/v1/overview?project=local');
+    // 125 successes: tau-bench 84, SWE-agent 3, OpenHands 8, Inspect 30; 121 failures.
+    expect(body).toMatchObject({ runs: 246, ended: 246, successes: 125, steps_total: 2661, tool_calls: 1330 });
+
+    const tau = await getJson(srv.url, runPath(TAU_0));
+    expect(tau.status).toBe(200);
+    expect(tau.body.run).toMatchObject({ status: 'failure', reward: 0, steps: 15, tool_calls: 8, tool_errors: 1, model: 'gpt-4o' });
+    expect(tau.body.steps).toHaveLength(15);
+    expect(tau.body.scores).toEqual([expect.objectContaining({ name: 'reward', value: 0, source: 'verifier' })]);
+  });
+
+  it('sends to a running server with --url, and a second import changes nothing', async () => {
+    const files = [
+      join(REAL, 'tau-bench/historical_trajectories/gpt-4o-airline.json'),
+      join(REAL, 'openhands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl'),
+      join(REAL, 'inspect-ai/tests/log/test_eval_log/log_streaming.eval'),
+    ];
+    const config = testConfig(newDataDir());
+    expect(await runImport(config, files, { url: srv!.url, project: 'http', progress: false })).toBe(0);
+    const first = (await getJson(srv!.url, '/api/v1/overview?project=http')).body;
+    expect(first).toMatchObject({ runs: 207, ended: 207, steps_total: 2454 + 107 + 4, tool_calls: 1164 + 105 });
+    expect(first.successes).toBe(84 + 2 + 3);
+
+    const runs = (await getJson(srv!.url, '/api/v1/runs?project=http&status=failure&q=ponyc&limit=10')).body.runs;
+    expect(runs).toHaveLength(1);
+    // The same run was imported into project `local` above: the project disambiguates.
+    const oh = (await getJson(srv!.url, `${runPath(runs[0].run_id)}?project=http`)).body;
+    expect(oh.run).toMatchObject({ status: 'failure', steps: 50, tool_calls: 49, tool_errors: 24, max_steps: 50, task_id: 'ponylang__ponyc-4588' });
+    expect(oh.run.started_at).toBe('2025-04-30T17:56:40.640Z');
+
+    expect(await runImport(config, files, { url: srv!.url, project: 'http', progress: false })).toBe(0);
+    const again = (await getJson(srv!.url, '/api/v1/overview?project=http')).body;
+    expect(again).toMatchObject({ runs: first.runs, steps_total: first.steps_total, tool_calls: first.tool_calls, successes: first.successes });
+  });
+});
