@@ -33,9 +33,9 @@ CREATE TABLE IF NOT EXISTS runs
     tests_failed SimpleAggregateFunction(anyLast, Nullable(UInt32)),
     failure_mode SimpleAggregateFunction(anyLast, LowCardinality(Nullable(String))),
     error_type SimpleAggregateFunction(anyLast, LowCardinality(Nullable(String))),
-    error_message SimpleAggregateFunction(anyLast, Nullable(String)) CODEC(ZSTD(3)),
-    start_metadata SimpleAggregateFunction(anyLast, Nullable(String)) CODEC(ZSTD(3)),
-    end_metadata SimpleAggregateFunction(anyLast, Nullable(String)) CODEC(ZSTD(3))
+    error_message SimpleAggregateFunction(anyLast, Nullable(String)) CODEC(ZSTD(1)),
+    start_metadata SimpleAggregateFunction(anyLast, Nullable(String)) CODEC(ZSTD(1)),
+    end_metadata SimpleAggregateFunction(anyLast, Nullable(String)) CODEC(ZSTD(1))
 )
 ENGINE = AggregatingMergeTree
 ORDER BY (project, run_id)
@@ -57,12 +57,12 @@ CREATE TABLE IF NOT EXISTS steps
     cost_usd Float64 CODEC(Gorilla, ZSTD(1)),
     cost_estimated Bool,
     latency_ms Nullable(Float64),
-    action String CODEC(ZSTD(3)),
-    observation String CODEC(ZSTD(3)),
+    action String CODEC(ZSTD(1)),
+    observation String CODEC(ZSTD(1)),
     error_type LowCardinality(String),
-    error_message String CODEC(ZSTD(3)),
+    error_message String CODEC(ZSTD(1)),
     truncated Bool,
-    metadata String CODEC(ZSTD(3)),
+    metadata String CODEC(ZSTD(1)),
     ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)
 )
 ENGINE = ReplacingMergeTree(ingested_at)
@@ -79,14 +79,14 @@ CREATE TABLE IF NOT EXISTS tool_calls
     event_id String CODEC(ZSTD(1)),
     ts DateTime64(3, 'UTC') CODEC(Delta, ZSTD(1)),
     tool LowCardinality(String),
-    arguments String CODEC(ZSTD(3)),
+    arguments String CODEC(ZSTD(1)),
     status LowCardinality(String),
     error_type LowCardinality(String),
-    error_message String CODEC(ZSTD(3)),
+    error_message String CODEC(ZSTD(1)),
     duration_ms Nullable(Float64),
-    output String CODEC(ZSTD(3)),
+    output String CODEC(ZSTD(1)),
     truncated Bool,
-    metadata String CODEC(ZSTD(3)),
+    metadata String CODEC(ZSTD(1)),
     ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)
 )
 ENGINE = ReplacingMergeTree(ingested_at)
@@ -103,9 +103,9 @@ CREATE TABLE IF NOT EXISTS scores
     event_id String,
     ts DateTime64(3, 'UTC'),
     value Float64,
-    comment String CODEC(ZSTD(3)),
+    comment String CODEC(ZSTD(1)),
     truncated Bool,
-    metadata String CODEC(ZSTD(3)),
+    metadata String CODEC(ZSTD(1)),
     ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)
 )
 ENGINE = ReplacingMergeTree(ingested_at)
