@@ -38,6 +38,11 @@ const envSchema = z.object({
   KAFKA_PRODUCE: z.enum(['true', 'false']).default('true'),
   KAFKA_CONSUMER_CONCURRENCY: int(6),
   KAFKA_FETCH_MAX_BYTES: int(8 * 1024 * 1024),
+  TRAJSCOPE_SQL_MAX_SECONDS: int(15),
+  TRAJSCOPE_SQL_MAX_ROWS_READ: int(500_000_000),
+  TRAJSCOPE_SQL_MAX_RESULT_ROWS: int(10_000),
+  TRAJSCOPE_SQL_MAX_RESULT_BYTES: int(64 * 1024 * 1024),
+  TRAJSCOPE_SQL_MAX_MEMORY_BYTES: int(2 * 1024 * 1024 * 1024),
   TRAJSCOPE_IDLE_TIMEOUT_MS: int(30 * 60_000),
   TRAJSCOPE_ANALYSIS_DELAY_MS: int(200),
   TRAJSCOPE_ANALYSIS_DEBOUNCE_MS: int(2_000),
@@ -92,6 +97,8 @@ export interface Config {
     /** Most bytes fetched per partition per request. */
     fetchMaxBytes: number;
   };
+  /** Limits of the SQL console (each query; rows are capped in code as well). */
+  sql: { maxSeconds: number; maxRowsRead: number; maxResultRows: number; maxResultBytes: number; maxMemoryBytes: number };
   analysis: {
     /** A run with no run_end and no event for this long is abandoned. */
     idleTimeoutMs: number;
@@ -163,6 +170,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       produce: e.KAFKA_PRODUCE === 'true',
       consumerConcurrency: e.KAFKA_CONSUMER_CONCURRENCY,
       fetchMaxBytes: e.KAFKA_FETCH_MAX_BYTES,
+    },
+    sql: {
+      maxSeconds: e.TRAJSCOPE_SQL_MAX_SECONDS,
+      maxRowsRead: e.TRAJSCOPE_SQL_MAX_ROWS_READ,
+      maxResultRows: e.TRAJSCOPE_SQL_MAX_RESULT_ROWS,
+      maxResultBytes: e.TRAJSCOPE_SQL_MAX_RESULT_BYTES,
+      maxMemoryBytes: e.TRAJSCOPE_SQL_MAX_MEMORY_BYTES,
     },
     analysis: {
       idleTimeoutMs: e.TRAJSCOPE_IDLE_TIMEOUT_MS,

@@ -10,6 +10,7 @@ import { ingestStatusRouter } from './ingest-status/ingest-status-router.js';
 import { metricsRouter } from './metrics/metrics-router.js';
 import { runsRouter } from './runs/runs-router.js';
 import type { Services } from './services.js';
+import { sqlRouter } from './sql/sql-router.js';
 
 export function createApp(s: Services): Express {
   const app = express();
@@ -21,6 +22,7 @@ export function createApp(s: Services): Express {
   app.use(runsRouter(s.storage));
   app.use(metricsRouter(s.storage));
   app.use(ingestStatusRouter(s));
+  app.use(sqlRouter(s.sqlConsole));
   app.use(['/api', '/v1'], (req, _res, next) => next(new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.originalUrl}`)));
   const web = repoPath('dist', 'web');
   if (existsSync(web)) {

@@ -6,7 +6,8 @@ import { EventIngestor } from '../ingest/event-ingestor.js';
 import { RunAnalyzer } from '../ingest/analysis/run-analyzer.js';
 import { loadPriceBook } from '../ingest/load-prices.js';
 import type { KafkaRuntime } from '../ingest/kafka/kafka-runtime.js';
-import { openStorage, type Storage } from '../storage/gateway.js';
+import { openConsoleClient, openStorage, type Storage } from '../storage/gateway.js';
+import { SqlConsole } from './sql/sql-console.js';
 import { migrate } from '../storage/migrate.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -20,6 +21,8 @@ export interface Services {
   analyzer: RunAnalyzer;
   /** Kafka consumer / producer of this process, when KAFKA_BROKERS is set (serve, ingest). */
   kafka?: KafkaRuntime;
+  /** Read-only ad-hoc SQL on its own connection. */
+  sqlConsole: SqlConsole;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,12 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
   });
   ingestor.observe((events, stored) => analyzer.notify(events, stored));
   analyzer.start();
+  const sqlConsole = new SqlConsole(
+    () => openConsoleClient({ ...config.clickhouse, dataDir: config.dataDir }, config.sql),
+    storage,
+    config.sql.maxResultRows,
+    (msg, err) => log.warn(msg, err),
+  );
   let closed = false;
   const services: Services = {
     config,
@@ -72,6 +81,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     writer,
     ingestor,
     analyzer,
+    sqlConsole,
     async close() {
       if (closed) return;
       closed = true;
@@ -79,6 +89,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
       await services.kafka?.close().catch((err) => log.error('closing Kafka failed', err));
       await writer.close();
       await analyzer.close();
+      await sqlConsole.close();
       await storage.close();
     },
   };

@@ -123,3 +123,46 @@ class ClickHouseStorage implements Storage {
     await this.client.close();
   }
 }
+
+export interface ConsoleLimits {
+  maxSeconds: number;
+  maxRowsRead: number;
+  maxResultRows: number;
+  maxResultBytes: number;
+  maxMemoryBytes: number;
+}
+
+/**
+ * A read-only client for the SQL console, separate from the one the product writes with.
+ * Embedded: its own chDB connection to the same data folder, on which the limits are SET first
+ * and readonly=1 last (settings on a chDB connection persist, and after readonly=1 nobody can
+ * change them). Server: the same settings sent with every query.
+ */
+export async function openConsoleClient(config: StorageConfig, limits: ConsoleLimits): Promise<ClickHouseClient> {
+  const settings: ClickHouseSettings = {
+    max_execution_time: limits.maxSeconds,
+    max_rows_to_read: String(limits.maxRowsRead),
+    read_overflow_mode: 'throw',
+    max_result_rows: String(limits.maxResultRows + 1),
+    max_result_bytes: String(limits.maxResultBytes),
+    result_overflow_mode: 'break',
+    max_memory_usage: String(limits.maxMemoryBytes),
+  };
+  if (config.url) {
+    return createClient({
+      url: config.url,
+      username: config.user,
+      password: config.password,
+      database: config.database,
+      request_timeout: (limits.maxSeconds + 5) * 1000,
+      clickhouse_settings: { ...settings, readonly: '1' },
+    });
+  }
+  const client = createClient({ connection: createChdbConnection({ path: config.dataDir }) as never });
+  const set = Object.entries(settings)
+    .map(([k, v]) => `${k} = ${typeof v === 'string' && !/^\d+$/.test(v) ? `'${v}'` : v}`)
+    .join(', ');
+  await client.command({ query: `SET ${set}` });
+  await client.command({ query: 'SET readonly = 1' });
+  return client;
+}
