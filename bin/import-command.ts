@@ -121,13 +121,14 @@ export async function importFiles(sink: EventSink, files: FileRef[] | string[], 
     if (s.skipped.length < MAX_REPORTED) s.skipped.push(x);
   };
   /** Sends events and counts what was accepted; rejected events are skipped with the server's reason. */
-  const send = async (file: string, events: unknown[], lines?: number[]) => {
+  const send = async (files: string[], events: unknown[], lines?: number[]) => {
     if (!events.length) return;
     const r = await sink.send(events);
     const rejected = new Set<number>();
     for (const rej of r.rejected) {
       rejected.add(rej.index);
       const e = events[rej.index] as { run_id?: unknown; type?: unknown; step?: unknown } | undefined;
+      const file = files[rej.index] ?? files[0];
       if (lines) skip({ file, line: lines[rej.index], error: rej.error });
       else skip({ file, where: `${String(e?.run_id ?? '?')} ${String(e?.type ?? '')}${e?.step !== undefined ? ` ${String(e.step)}` : ''}`, error: rej.error });
     }
@@ -141,6 +142,17 @@ export async function importFiles(sink: EventSink, files: FileRef[] | string[], 
     });
     s.runs = runIds.size;
   };
+  // Converted events of many (small) files share batches: one store per batch, not per file.
+  let batch: unknown[] = [];
+  let batchFiles: string[] = [];
+  let chars = 0;
+  const flush = async () => {
+    const [events, files] = [batch, batchFiles];
+    batch = [];
+    batchFiles = [];
+    chars = 0;
+    await send(files, events);
+  };
 
   bar?.start(totalBytes, 0, { events: 0, runs: 0, file: '' });
   let bytesDone = 0;
@@ -153,11 +165,10 @@ export async function importFiles(sink: EventSink, files: FileRef[] | string[], 
         const sniffed = await sniffFile(f.path);
         if (sniffed.kind === 'lines' && sniffed.format === 'trajscope-ndjson') {
           count(s, 'trajscope-ndjson');
-          await importNdjson(f.path, send, skip, tick);
+          await flush();
+          await importNdjson(f.path, (events, lines) => send(events.map(() => f.path), events, lines), skip, tick);
         } else {
           let format: ImportFormat | undefined = sniffed.kind === 'zip' ? 'inspect' : undefined;
-          let batch: unknown[] = [];
-          let chars = 0;
           let anything = false;
           for await (const item of readFileItems(f.path, sniffed)) {
             if ('skip' in item) skip({ file: f.path, where: item.skip.where || undefined, error: item.skip.reason });
@@ -168,17 +179,15 @@ export async function importFiles(sink: EventSink, files: FileRef[] | string[], 
               anything = true;
               for (const e of events) {
                 batch.push(e);
+                batchFiles.push(f.path);
                 chars += textChars(e);
               }
               if (batch.length >= BATCH || chars >= BATCH_CHARS) {
-                await send(f.path, batch);
-                batch = [];
-                chars = 0;
+                await flush();
                 tick(size / 2);
               }
             }
           }
-          await send(f.path, batch);
           if (anything || format) count(s, format ?? 'trajscope-json');
         }
       } catch (err) {
@@ -188,6 +197,7 @@ export async function importFiles(sink: EventSink, files: FileRef[] | string[], 
       bytesDone += size;
       tick(0);
     }
+    await flush();
   } finally {
     bar?.stop();
   }
@@ -211,7 +221,7 @@ function textChars(e: unknown): number {
 /** Trajscope NDJSON, streamed in batches; bad lines are skipped with their line number. */
 async function importNdjson(
   file: string,
-  send: (file: string, events: unknown[], lines?: number[]) => Promise<void>,
+  send: (events: unknown[], lines: number[]) => Promise<void>,
   skip: (s: Skipped) => void,
   tick: (bytes: number) => void,
 ): Promise<void> {
@@ -221,7 +231,7 @@ async function importNdjson(
   let batchLines: number[] = [];
   let lineNo = 0;
   const flush = async () => {
-    await send(file, batch, batchLines);
+    await send(batch, batchLines);
     batch = [];
     batchLines = [];
     tick(stream.bytesRead);

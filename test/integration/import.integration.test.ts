@@ -1,6 +1,7 @@
 // `trajscope import` end to end over every real fixture: into a data folder (the embedded
 // ClickHouse engine through the ingest path), and with --url into a running server; then what
 // the API shows (runs, steps, tool calls, statuses). Importing twice does not duplicate.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandFiles, importFiles, runImport } from '../../bin/import-command.js';
@@ -67,5 +68,26 @@ describe('trajscope import', () => {
     expect(await runImport(config, files, { url: srv!.url, project: 'http', progress: false })).toBe(0);
     const again = (await getJson(srv!.url, '/api/v1/overview?project=http')).body;
     expect(again).toMatchObject({ runs: first.runs, steps_total: first.steps_total, tool_calls: first.tool_calls, successes: first.successes });
+  });
+
+  it('keeps our NDJSON as it was: streamed, bad lines skipped with their line number; an unknown file is an error', async () => {
+    const dir = newDataDir();
+    const example = readFileSync(new URL('../../../shared/examples/run.ndjson', import.meta.url), 'utf8').trim().split('\n');
+    const file = join(dir, 'events.ndjson');
+    writeFileSync(file, [example[0], '{oops', ...example.slice(1), JSON.stringify({ type: 'step', run_id: 'r-7f3a' })].join('\n'));
+    const unknown = join(dir, 'notes.json');
+    writeFileSync(unknown, JSON.stringify({ hello: 1 }));
+    const sink = await openSink(testConfig(dir), srv!.url, 'ndjson');
+    const summary = await importFiles(sink, [file, unknown], false);
+    expect(summary).toMatchObject({ runs: 1, steps: 2, toolCalls: 2, events: 7, skippedCount: 3, formats: { 'trajscope-ndjson': 1 } });
+    expect(summary.skipped).toEqual([
+      { file, line: 2, error: expect.stringMatching(/^invalid JSON/) },
+      { file, line: 9, error: 'step is required' },
+      { file: unknown, error: expect.stringMatching(/^unknown format: a JSON object with keys hello/) },
+    ]);
+    // The example names its project (`default`): --project only fills events that name none.
+    const run = (await getJson(srv!.url, `${runPath('r-7f3a')}?project=default`)).body.run;
+    expect(run).toMatchObject({ status: 'failure', steps: 2, tool_calls: 2 });
+    removeDataDir(dir);
   });
 });
