@@ -37,7 +37,7 @@ const envSchema = z.object({
   KAFKA_PARTITIONS: int(6),
   KAFKA_PRODUCE: z.enum(['true', 'false']).default('true'),
   KAFKA_CONSUMER_CONCURRENCY: int(6),
-  KAFKA_FETCH_MAX_BYTES: int(8 * 1024 * 1024),
+  KAFKA_FETCH_MAX_BYTES: int(256 * 1024),
   TRAJSCOPE_SQL_MAX_SECONDS: int(15),
   TRAJSCOPE_SQL_MAX_ROWS_READ: int(500_000_000),
   TRAJSCOPE_SQL_MAX_RESULT_ROWS: int(10_000),

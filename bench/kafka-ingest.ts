@@ -1,0 +1,220 @@
+// Benchmark of Kafka ingestion (broker running: npm run kafka:start).
+//   npx tsx bench/kafka-ingest.ts [--events 1000000] [--rate 10000] [--seconds 20] [--compression gzip|none]
+// 1. direct: the same rows inserted straight into the engine (no Kafka, no validation);
+// 2. backlog: pre-produce N step and tool-call events, then a `trajscope ingest` worker (its own
+//    process, its own embedded engine) drains them: sustained events/s from its first commit to
+//    the last, and its peak RSS; the stored count is checked afterwards;
+// 3. latency: produce at a steady rate (ticks of 100 ms) while a worker consumes; a tick is
+//    queryable once the group's committed offsets pass it (the worker commits only after the
+//    insert returned, so committed rows are readable): p50/p99 from produce to that moment.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import kafkajs, { type Admin, type Message } from 'kafkajs';
+import { loadPriceBook } from '../ingest/load-prices.js';
+import { eventsToRows, TABLE_COLUMNS, type TableName } from '../ingest/event-rows.js';
+import { ensureTopics } from '../ingest/kafka/topics.js';
+import { normalizeEvent, type TrajEvent } from '../schemas/normalize-event.js';
+import { repoPath } from '../schemas/paths.js';
+import { openStorage } from '../storage/gateway.js';
+import { migrate } from '../storage/migrate.js';
+import { benchEvents } from './bench-events.js';
+
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: '1000000' },
+    rate: { type: 'string', default: '10000' },
+    seconds: { type: 'string', default: '20' },
+    partitions: { type: 'string', default: '6' },
+    compression: { type: 'string', default: 'gzip' },
+    broker: { type: 'string', default: '127.0.0.1:9092' },
+    // Write a CPU profile of each worker into this folder (open it in Chrome DevTools).
+    profile: { type: 'string' },
+  },
+});
+const TOTAL = Number(args.events);
+const RATE = Number(args.rate);
+const SECONDS = Number(args.seconds);
+const PARTITIONS = Number(args.partitions);
+const BROKER = args.broker!;
+if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+$/.test(BROKER)) throw new Error('the benchmark only talks to a loopback broker');
+const compression = args.compression === 'none' ? kafkajs.CompressionTypes.None : kafkajs.CompressionTypes.GZIP;
+const run = Date.now().toString(36);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+const kafka = new kafkajs.Kafka({ clientId: 'trajscope-bench', brokers: [BROKER], logLevel: kafkajs.logLevel.NOTHING });
+const admin = kafka.admin();
+await admin.connect();
+
+// 1. Direct insert of the same rows, batches of 50,000 events (the writer's default batch).
+async function direct(events: Record<string, unknown>[]): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'trajscope-bench-direct-'));
+  const storage = await openStorage({ dataDir: dir, database: 'default' });
+  await migrate(storage);
+  const prices = loadPriceBook();
+  const now = Date.now();
+  const normalized = events.map((e) => (normalizeEvent(e, { maxTextChars: 32768, defaultProject: 'bench', now }) as { event: TrajEvent }).event);
+  const batches = [];
+  for (let i = 0; i < normalized.length; i += 50_000) batches.push(eventsToRows(normalized.slice(i, i + 50_000), { prices, runModel: () => undefined }));
+  const t = performance.now();
+  for (const b of batches) for (const table of Object.keys(b.rows) as TableName[]) await storage.insert(table, b.rows[table], undefined, TABLE_COLUMNS[table]);
+  const secs = (performance.now() - t) / 1000;
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+  return events.length / secs;
+}
+
+function startWorker(topic: string, dataDir: string): ChildProcess {
+  const prof = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+  return spawn(process.execPath, [...prof, '--import', 'tsx', repoPath('bin', 'cli.ts'), 'ingest', '--status-every', '0'], {
+    env: { ...process.env, TRAJSCOPE_DATA_DIR: dataDir, TRAJSCOPE_LOG_LEVEL: 'warn', KAFKA_BROKERS: BROKER, KAFKA_TOPIC: topic, KAFKA_GROUP_ID: `${topic}.group`, KAFKA_PARTITIONS: String(PARTITIONS) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const t = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  await done;
+  clearTimeout(t);
+}
+
+function peakRssMiB(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
+}
+
+async function committedOffsets(topic: string): Promise<Map<number, number>> {
+  const [g] = await admin.fetchOffsets({ groupId: `${topic}.group`, topics: [topic] });
+  return new Map((g?.partitions ?? []).map((p) => [p.partition, Math.max(0, Number(p.offset))]));
+}
+const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+async function until<T>(what: string, ms: number, every: number, check: () => Promise<T | undefined>): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await check();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, every));
+  }
+  throw new Error(`timed out after ${ms} ms: ${what}`);
+}
+
+// 2. Backlog drain.
+async function backlog(events: Record<string, unknown>[], dataDir: string): Promise<{ rate: number; rss: number; stored: number }> {
+  const topic = `bench.backlog.${run}`;
+  await ensureTopics(admin, [{ topic, numPartitions: PARTITIONS }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
+  const producer = kafka.producer();
+  await producer.connect();
+  const t0 = performance.now();
+  const CHUNK = 10_000;
+  const inflight: Promise<unknown>[] = [];
+  for (let i = 0; i < events.length; i += CHUNK) {
+    const messages: Message[] = events.slice(i, i + CHUNK).map((e) => ({ key: String(e.run_id), value: JSON.stringify(e) }));
+    inflight.push(producer.send({ topic, acks: -1, compression, messages }));
+    if (inflight.length >= 4) await inflight.shift();
+  }
+  await Promise.all(inflight);
+  await producer.disconnect();
+  console.log(`pre-produced ${fmt(events.length)} events in ${((performance.now() - t0) / 1000).toFixed(1)} s (${args.compression})`);
+
+  const worker = startWorker(topic, dataDir);
+  try {
+    // From the moment the worker joined the group (ready to fetch) to the last commit.
+    const first = await until('the worker to join', 120_000, 20, async () =>
+      (await admin.describeGroups([`${topic}.group`])).groups[0]?.state === 'Stable' ? { at: performance.now(), c: 0 } : undefined,
+    );
+    const end = await until('the backlog to drain', 600_000, 50, async () => {
+      const c = sum(await committedOffsets(topic));
+      return c >= events.length ? performance.now() : undefined;
+    });
+    const rss = peakRssMiB(worker.pid!);
+    await stopWorker(worker);
+    const storage = await openStorage({ dataDir, database: 'default' });
+    const [r] = await storage.query<{ n: string }>(
+      `SELECT (SELECT count() FROM steps FINAL WHERE project = 'bench') + (SELECT count() FROM tool_calls FINAL WHERE project = 'bench') AS n`,
+    );
+    await storage.close();
+    return { rate: (events.length - first.c) / ((end - first.at) / 1000), rss, stored: Number(r.n) };
+  } finally {
+    await stopWorker(worker);
+  }
+}
+
+// 3. Produce-to-queryable latency at a steady rate.
+async function latency(dataDir: string): Promise<{ p50: number; p99: number; max: number; ticks: number; rss: number }> {
+  const topic = `bench.latency.${run}`;
+  await ensureTopics(admin, [{ topic, numPartitions: PARTITIONS }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
+  const worker = startWorker(topic, dataDir);
+  const producer = kafka.producer();
+  await producer.connect();
+  try {
+    await until('the worker to join', 120_000, 100, async () => ((await admin.describeGroups([`${topic}.group`])).groups[0]?.state === 'Stable' ? true : undefined));
+    const perTick = Math.max(1, Math.round(RATE / 10));
+    const ticks = SECONDS * 10;
+    const pending: { sentAt: number; last: Map<number, number> }[] = [];
+    const latencies: number[] = [];
+    let stop = false;
+    let stopAt = 0;
+    const poller = (async () => {
+      while (!stop || pending.length) {
+        const c = await committedOffsets(topic);
+        const now = performance.now();
+        for (let i = pending.length - 1; i >= 0; i--) {
+          const t = pending[i];
+          if ([...t.last].every(([p, off]) => (c.get(p) ?? 0) > off)) {
+            latencies.push(now - t.sentAt);
+            pending.splice(i, 1);
+          }
+        }
+        if (stop && now > stopAt + 30_000) throw new Error(`${pending.length} ticks never became queryable`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const start = performance.now();
+    let seq = 0;
+    for (let k = 0; k < ticks; k++) {
+      const due = start + k * 100;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const evs = benchEvents(perTick, 'latency').map((e) => ({ ...e, run_id: `lat-${run}-${k}-${String(e.run_id)}`, call_id: e.call_id ? `${k}-${String(e.call_id)}` : undefined }));
+      const messages: Message[] = evs.map((e) => ({ partition: seq++ % PARTITIONS, key: String(e.run_id), value: JSON.stringify(e) }));
+      const sentAt = performance.now();
+      const meta = await producer.send({ topic, acks: -1, compression, messages });
+      const counts = new Map<number, number>();
+      for (const m of messages) counts.set(m.partition!, (counts.get(m.partition!) ?? 0) + 1);
+      const last = new Map<number, number>();
+      for (const r of meta) last.set(r.partition, Number(r.baseOffset) + (counts.get(r.partition) ?? 1) - 1);
+      pending.push({ sentAt, last });
+    }
+    stopAt = performance.now();
+    stop = true;
+    await poller;
+    latencies.sort((a, b) => a - b);
+    const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+    const rss = peakRssMiB(worker.pid!);
+    return { p50: q(0.5), p99: q(0.99), max: latencies[latencies.length - 1], ticks: latencies.length, rss };
+  } finally {
+    await producer.disconnect();
+    await stopWorker(worker);
+  }
+}
+
+const events = benchEvents(TOTAL);
+console.log(`events: ${fmt(events.length)} (steps and tool calls), ${PARTITIONS} partitions, broker ${BROKER}`);
+const directRate = await direct(events);
+console.log(`direct insert into the engine, batches of 50,000: ${fmt(directRate)} events/s`);
+const dataDir = mkdtempSync(join(tmpdir(), 'trajscope-bench-kafka-'));
+try {
+  const b = await backlog(events, dataDir);
+  console.log(`Kafka -> trajscope ingest -> engine: ${fmt(b.rate)} events/s sustained (stored ${fmt(b.stored)} of ${fmt(events.length)}), worker peak RSS ${fmt(b.rss)} MiB`);
+  console.log(`Kafka / direct: ${(b.rate / directRate).toFixed(2)}`);
+  const l = await latency(dataDir);
+  console.log(`produce-to-queryable at ${fmt(RATE)} events/s for ${SECONDS} s (${l.ticks} ticks of ${fmt(RATE / 10)}): p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms, max ${fmt(l.max)} ms; worker peak RSS ${fmt(l.rss)} MiB`);
+} finally {
+  await admin.disconnect();
+  rmSync(dataDir, { recursive: true, force: true });
+}
