@@ -207,6 +207,55 @@ export interface FilterOptions {
   failure_modes: string[];
 }
 
+/** POST /api/v1/sql: typed columns, rows as arrays in column order, and what the query cost. */
+export interface SqlColumn {
+  name: string;
+  /** ClickHouse type, e.g. `UInt64`, `Nullable(Float64)`, `LowCardinality(String)`. */
+  type: string;
+}
+
+export interface SqlStats {
+  elapsed_ms: number;
+  rows: number;
+  rows_read: number;
+  bytes_read: number;
+  /** True when the result had more rows than the console returns. */
+  truncated: boolean;
+}
+
+export interface SqlResult {
+  columns: SqlColumn[];
+  rows: unknown[][];
+  stats: SqlStats;
+}
+
+/** GET /api/v1/sql/schema */
+export interface SqlSchemaTable {
+  name: string;
+  engine: string;
+  description: string;
+  columns: { name: string; type: string; description: string }[];
+}
+
+export interface SqlSchema {
+  tables: SqlSchemaTable[];
+}
+
+/** GET/POST /api/v1/sql/saved: a console query saved for a project. */
+export interface SavedQuery {
+  id: string;
+  project: string;
+  name: string;
+  sql: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SavedQueryList {
+  project: string;
+  saved_queries: SavedQuery[];
+}
+
 export interface IngestResponse {
   accepted: number;
   rejected: { index: number; error: string }[];
