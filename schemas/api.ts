@@ -186,6 +186,14 @@ export interface TimeseriesPoint {
   output_tokens: number;
   steps_p50: number | null;
   steps_p90: number | null;
+  completion_rate_ci?: Interval | null;
+  steps_total?: number;
+  tool_calls?: number;
+  tool_success_rate?: number | null;
+  /** Tool errors followed within 3 steps by an ok call of the same tool / tool errors. */
+  self_correction_rate?: number | null;
+  /** Mean step latency. */
+  latency_ms_avg?: number | null;
 }
 
 export interface Timeseries {
@@ -193,6 +201,101 @@ export interface Timeseries {
   to: string;
   bucket_seconds: number;
   points: TimeseriesPoint[];
+  /** With `group_by`: the same points per value of the dimension (the 10 with most runs). */
+  group_by?: string;
+  series?: Array<{ key: string; points: TimeseriesPoint[] }>;
+}
+
+/** The metrics of a set of runs (a cohort, a breakdown row). */
+export interface RunMetrics {
+  runs: number;
+  ended: number;
+  successes: number;
+  running: number;
+  completion_rate: number | null;
+  completion_rate_ci: Interval | null;
+  cost_usd: number;
+  cost_per_run: number | null;
+  cost_per_success: number | null;
+  input_tokens: number;
+  output_tokens: number;
+  steps_total: number;
+  steps_avg: number | null;
+  steps_p50: number | null;
+  steps_p90: number | null;
+  tool_calls: number;
+  tool_success_rate: number | null;
+  self_correction_rate: number | null;
+  latency_ms_avg: number | null;
+  runs_with_loops: number;
+  /** Runs with a failure mode. */
+  failed: number;
+  /** Successes flagged as suspicious. */
+  suspicious: number;
+}
+
+export interface Breakdown {
+  by: string;
+  rows: Array<{ key: string } & RunMetrics>;
+  /** With by=tool: per tool. */
+  tools?: Array<{ tool: string; calls: number; errors: number; success_rate: number | null; runs: number }>;
+}
+
+export interface FailuresReport {
+  /** Runs that ended (or were abandoned), and those with a failure mode. */
+  runs: number;
+  failed: number;
+  modes: Array<{ mode: string; runs: number; share: number; rules: string[]; examples: string[] }>;
+  over_time: { bucket_seconds: number; points: Array<{ bucket: string; counts: Record<string, number> }> };
+  by: string;
+  by_dimension: Array<{ key: string; runs: number; counts: Record<string, number> }>;
+}
+
+export interface LoopRow extends LoopInfo {
+  project: string;
+  run_id: string;
+  started_at: string;
+  model: string;
+  agent_name: string;
+  status: string;
+}
+
+export interface LoopsReport {
+  totals: {
+    runs: number;
+    runs_with_loops: number;
+    loops: number;
+    steps: number;
+    tokens: number;
+    cost_usd: number;
+    by_kind: Record<string, { loops: number; tokens: number; cost_usd: number }>;
+  };
+  loops: LoopRow[];
+}
+
+export interface CostSpikesReport {
+  runs: Array<{
+    project: string;
+    run_id: string;
+    cohort: { project: string; task_category: string; model: string };
+    cost_usd: number;
+    z: number;
+    cohort_median: number;
+    cohort_runs: number;
+    factor: number | null;
+  }>;
+  steps: Array<{ project: string; run_id: string; step: number; input_tokens: number; cohort_p99: number; factor: number }>;
+  hours: Array<{ hour: string; cost_usd: number; baseline_usd: number; factor: number }>;
+}
+
+export interface CompareReport {
+  a: RunMetrics;
+  b: RunMetrics;
+  /** b − a for each numeric metric (null when either is null). */
+  delta: Record<string, number | null>;
+  /** Pooled two-proportion z test of the completion rates (b against a). */
+  completion_test: { difference: number | null; z: number; p_value: number };
+  failure_modes: Array<{ mode: string; a_runs: number; b_runs: number; a_share: number | null; b_share: number | null; shift: number | null }>;
 }
 
 /** Distinct values of the filter dimensions, for the dashboard's pickers. */

@@ -11,6 +11,7 @@ import { metricsRouter } from './metrics/metrics-router.js';
 import { runsRouter } from './runs/runs-router.js';
 import type { Services } from './services.js';
 import { sqlRouter } from './sql/sql-router.js';
+import { savedQueriesRouter } from './sql/saved-queries-router.js';
 
 export function createApp(s: Services): Express {
   const app = express();
@@ -23,6 +24,7 @@ export function createApp(s: Services): Express {
   app.use(metricsRouter(s.storage));
   app.use(ingestStatusRouter(s));
   app.use(sqlRouter(s.sqlConsole));
+  app.use(savedQueriesRouter(s.storage, s.config.defaultProject));
   app.use(['/api', '/v1'], (req, _res, next) => next(new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.originalUrl}`)));
   const web = repoPath('dist', 'web');
   if (existsSync(web)) {

@@ -5,7 +5,10 @@ import type { Storage } from '../../storage/gateway.js';
 import { parseQuery, runFiltersSchema } from '../runs/run-filters.js';
 import { getFilterOptions, getOverview, getTimeseries } from './overview-queries.js';
 
-const timeseriesSchema = runFiltersSchema.extend({ bucket: z.enum(['auto', 'hour', 'day']).default('auto') });
+const timeseriesSchema = runFiltersSchema.extend({
+  bucket: z.enum(['auto', 'hour', 'day']).default('auto'),
+  group_by: z.string().min(1).max(200).optional(),
+});
 
 export function metricsRouter(storage: Storage): Router {
   const router = Router();
@@ -14,7 +17,7 @@ export function metricsRouter(storage: Storage): Router {
   });
   router.get('/api/v1/metrics/timeseries', async (req, res) => {
     const q = parseQuery(timeseriesSchema, req.query);
-    res.json(await getTimeseries(storage, q, q.bucket));
+    res.json(await getTimeseries(storage, q, q.bucket, q.group_by));
   });
   router.get('/api/v1/filters', async (req, res) => {
     const q = parseQuery(runFiltersSchema.pick({ project: true }), req.query);

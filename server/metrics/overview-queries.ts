@@ -5,6 +5,7 @@ import type { QueryParams, Storage } from '../../storage/gateway.js';
 import type { RunFilters } from '../runs/run-filters.js';
 import { runSummarySql } from '../runs/run-summary-sql.js';
 import { isoTime, num, numOrNull } from '../runs/row-conversions.js';
+import { dimensionSql, METRIC_AGGREGATES, toRunMetrics } from './run-aggregates.js';
 
 const RUN_AGGREGATES = `
   count() AS runs,
@@ -73,6 +74,7 @@ export async function getTimeseries(
   storage: Storage,
   f: RunFilters,
   bucket: 'auto' | 'hour' | 'day',
+  groupBy?: string,
 ): Promise<Timeseries> {
   let from = f.from;
   let to = f.to;
@@ -88,29 +90,62 @@ export async function getTimeseries(
   }
   const seconds = bucket === 'hour' ? 3600 : bucket === 'day' ? 86400 : chooseBucketSeconds(to - from);
   const params: QueryParams = { bucket: seconds };
+  const key = groupBy ? dimensionSql(groupBy, params) : "''";
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})) AS bucket, ${RUN_AGGREGATES}
+    `SELECT toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})) AS bucket, ${key} AS key, ${METRIC_AGGREGATES}
      FROM (${runSummarySql({ ...f, from, to }, params)})
-     GROUP BY bucket ORDER BY bucket`,
+     GROUP BY bucket, key ORDER BY bucket`,
     params,
   );
-  const points: TimeseriesPoint[] = rows.map((r) => {
-    const ended = num(r.ended);
-    const successes = num(r.successes);
+  const toPoint = (r: Record<string, unknown>): TimeseriesPoint => {
+    const m = toRunMetrics(r);
     return {
       bucket: isoTime(r.bucket)!,
-      runs: num(r.runs),
-      ended,
-      successes,
-      completion_rate: ended ? successes / ended : null,
-      cost_usd: num(r.cost_usd),
-      input_tokens: num(r.input_tokens),
-      output_tokens: num(r.output_tokens),
-      steps_p50: numOrNull(r.steps_p50),
-      steps_p90: numOrNull(r.steps_p90),
+      runs: m.runs,
+      ended: m.ended,
+      successes: m.successes,
+      completion_rate: m.completion_rate,
+      completion_rate_ci: m.completion_rate_ci,
+      cost_usd: m.cost_usd,
+      input_tokens: m.input_tokens,
+      output_tokens: m.output_tokens,
+      steps_total: m.steps_total,
+      steps_p50: m.steps_p50,
+      steps_p90: m.steps_p90,
+      tool_calls: m.tool_calls,
+      tool_success_rate: m.tool_success_rate,
+      self_correction_rate: m.self_correction_rate,
+      latency_ms_avg: m.latency_ms_avg,
     };
-  });
-  return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket_seconds: seconds, points };
+  };
+  const out: Timeseries = { from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket_seconds: seconds, points: [] };
+  if (!groupBy) {
+    out.points = rows.map(toPoint);
+    return out;
+  }
+  // All groups together per bucket (exact: the same aggregates without the key), then the top groups.
+  const [totals] = await Promise.all([
+    storage.query<Record<string, unknown>>(
+      `SELECT toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})) AS bucket, ${METRIC_AGGREGATES}
+       FROM (${runSummarySql({ ...f, from, to }, params)}) GROUP BY bucket ORDER BY bucket`,
+      params,
+    ),
+  ]);
+  out.points = totals.map(toPoint);
+  const byKey = new Map<string, { runs: number; points: TimeseriesPoint[] }>();
+  for (const r of rows) {
+    const k = String(r.key);
+    const g = byKey.get(k) ?? { runs: 0, points: [] };
+    g.runs += num(r.runs);
+    g.points.push(toPoint(r));
+    byKey.set(k, g);
+  }
+  out.group_by = groupBy;
+  out.series = [...byKey.entries()]
+    .sort((a, b) => b[1].runs - a[1].runs || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 10)
+    .map(([k, g]) => ({ key: k, points: g.points }));
+  return out;
 }
 
 export async function getFilterOptions(storage: Storage, project: string[]): Promise<FilterOptions> {

@@ -7,7 +7,7 @@ import type { RunFilters } from './run-filters.js';
 /** Verdict columns of run_analysis carried into the summary (besides failure_mode). */
 export const ANALYSIS_COLUMNS = [
   'failure_rule', 'failure_reason', 'loop_count', 'loop_steps', 'loop_tokens', 'loop_cost_usd', 'suspicious',
-  'suspicious_reasons', 'self_corrected', 'rework_repeated', 'actions',
+  'suspicious_reasons', 'self_corrected', 'rework_repeated', 'actions', 'loops',
 ] as const;
 
 /** Columns both branches of the summary give, in order (see runSummarySql). */

@@ -1,0 +1,40 @@
+// GET /api/v1/metrics/breakdown: the run metrics per value of one dimension, or per tool.
+import type { Breakdown } from '../../schemas/api.js';
+import type { QueryParams, Storage } from '../../storage/gateway.js';
+import { dimensionSql, METRIC_AGGREGATES, toRunMetrics } from '../metrics/run-aggregates.js';
+import { num } from '../runs/row-conversions.js';
+import type { RunFilters } from '../runs/run-filters.js';
+import { runSummarySql } from '../runs/run-summary-sql.js';
+
+export async function getBreakdown(storage: Storage, f: RunFilters, by: string, limit: number): Promise<Breakdown> {
+  if (by === 'tool') return getToolBreakdown(storage, f, limit);
+  const params: QueryParams = { limit };
+  const key = dimensionSql(by, params);
+  const rows = await storage.query<Record<string, unknown>>(
+    `SELECT ${key} AS key, ${METRIC_AGGREGATES}
+     FROM (${runSummarySql(f, params)})
+     GROUP BY key ORDER BY runs DESC, key LIMIT {limit:UInt32}`,
+    params,
+  );
+  return { by, rows: rows.map((r) => ({ key: String(r.key), ...toRunMetrics(r) })) };
+}
+
+async function getToolBreakdown(storage: Storage, f: RunFilters, limit: number): Promise<Breakdown> {
+  const params: QueryParams = { limit };
+  const rows = await storage.query<Record<string, unknown>>(
+    `SELECT tool, count() AS calls, countIf(status = 'error') AS errors, uniqExact(project, run_id) AS runs
+     FROM tool_calls FINAL
+     WHERE (project, run_id) IN (SELECT project, run_id FROM (${runSummarySql(f, params)}))
+     GROUP BY tool ORDER BY calls DESC, tool LIMIT {limit:UInt32}`,
+    params,
+  );
+  return {
+    by: 'tool',
+    rows: [],
+    tools: rows.map((r) => {
+      const calls = num(r.calls);
+      const errors = num(r.errors);
+      return { tool: String(r.tool), calls, errors, success_rate: calls ? 1 - errors / calls : null, runs: num(r.runs) };
+    }),
+  };
+}

@@ -1,0 +1,52 @@
+// GET /api/v1/compare: two cohorts given as filter sets, each metric side by side with its
+// delta, the completion rates' intervals and a two-proportion test, and the failure-mode shift.
+import { twoProportionZTest } from '../../analytics/robust-stats.js';
+import type { CompareReport, RunMetrics } from '../../schemas/api.js';
+import type { QueryParams, Storage } from '../../storage/gateway.js';
+import { METRIC_AGGREGATES, toRunMetrics } from '../metrics/run-aggregates.js';
+import { num } from '../runs/row-conversions.js';
+import type { RunFilters } from '../runs/run-filters.js';
+import { runSummarySql } from '../runs/run-summary-sql.js';
+
+async function cohort(storage: Storage, f: RunFilters): Promise<{ metrics: RunMetrics; modes: Map<string, number> }> {
+  const params: QueryParams = {};
+  const summary = runSummarySql(f, params);
+  const [[row], modes] = await Promise.all([
+    storage.query<Record<string, unknown>>(`SELECT ${METRIC_AGGREGATES} FROM (${summary})`, params),
+    storage.query<{ mode: string; n: string }>(
+      `SELECT failure_mode AS mode, count() AS n FROM (${summary}) WHERE failure_mode != '' GROUP BY mode`,
+      params,
+    ),
+  ]);
+  return { metrics: toRunMetrics(row), modes: new Map(modes.map((m) => [m.mode, num(m.n)])) };
+}
+
+export async function getCompare(storage: Storage, a: RunFilters, b: RunFilters): Promise<CompareReport> {
+  const [ca, cb] = await Promise.all([cohort(storage, a), cohort(storage, b)]);
+  const delta: Record<string, number | null> = {};
+  for (const [k, va] of Object.entries(ca.metrics)) {
+    const vb = (cb.metrics as unknown as Record<string, unknown>)[k];
+    if (typeof va === 'number' || va === null) {
+      delta[k] = typeof va === 'number' && typeof vb === 'number' ? vb - va : null;
+    }
+  }
+  const t = twoProportionZTest(ca.metrics.successes, ca.metrics.ended, cb.metrics.successes, cb.metrics.ended);
+  const failedA = ca.metrics.failed;
+  const failedB = cb.metrics.failed;
+  const modes = [...new Set([...ca.modes.keys(), ...cb.modes.keys()])].sort();
+  return {
+    a: ca.metrics,
+    b: cb.metrics,
+    delta,
+    completion_test: { difference: Number.isNaN(t.difference) ? null : t.difference, z: t.z, p_value: t.p_value },
+    failure_modes: modes
+      .map((mode) => {
+        const ar = ca.modes.get(mode) ?? 0;
+        const br = cb.modes.get(mode) ?? 0;
+        const as = failedA ? ar / failedA : null;
+        const bs = failedB ? br / failedB : null;
+        return { mode, a_runs: ar, b_runs: br, a_share: as, b_share: bs, shift: as !== null && bs !== null ? bs - as : null };
+      })
+      .sort((x, y) => Math.abs(y.shift ?? 0) - Math.abs(x.shift ?? 0) || (x.mode < y.mode ? -1 : 1)),
+  };
+}
