@@ -2,6 +2,7 @@
 // producer of POST /v1/events (serve), and the ingest status (lag per partition, rates, DLQ).
 import type { Admin, Kafka } from 'kafkajs';
 import type { Config } from '../../bin/config.js';
+import type { KafkaIngestStatus } from '../../schemas/ingest-status.js';
 import type { Logger } from '../../server/logger.js';
 import type { BatchWriter } from '../batch-writer.js';
 import { createKafka } from './kafka-client.js';
@@ -14,39 +15,6 @@ export interface KafkaRuntimeOptions {
   consume: boolean;
   /** Produce POST /v1/events to the topic. */
   produce: boolean;
-}
-
-export interface PartitionStatus {
-  partition: number;
-  /** Next offset the group will read (committed), null before the first commit. */
-  committed: string | null;
-  high_watermark: string;
-  lag: number;
-}
-
-export interface KafkaIngestStatus {
-  mode: 'kafka';
-  brokers: string[];
-  topic: string;
-  dlq_topic: string;
-  group_id: string;
-  reachable: boolean;
-  consumer: {
-    running: boolean;
-    paused: boolean;
-    paused_reason: string;
-    assigned_partitions: number[];
-    events_consumed: number;
-    events_per_second: number;
-    batches: number;
-    dlq_sent: number;
-  } | null;
-  producer: { events_produced: number } | null;
-  partitions: PartitionStatus[];
-  lag_total: number | null;
-  /** Messages in the dead-letter topic (all time, every worker). */
-  dlq_count: number | null;
-  last_error: { message: string; at: string } | null;
 }
 
 export class KafkaRuntime {

@@ -1,13 +1,14 @@
 // GET /api/v1/ingest/status: how ingest is doing. With Kafka: per-partition lag of the consumer
 // group, this process's events/s, rows written, DLQ count and the last error; embedded: the writer.
 import { Router } from 'express';
+import type { IngestStatus } from '../../schemas/ingest-status.js';
 import type { Services } from '../services.js';
 
 export function ingestStatusRouter(s: Services): Router {
   const router = Router();
   router.get('/api/v1/ingest/status', async (_req, res) => {
     const w = s.writer.getStats();
-    const writer = {
+    const writer: IngestStatus['writer'] = {
       rows_written: w.rowsWritten,
       buffered_rows: w.bufferedRows,
       flushes: w.flushes,
@@ -15,10 +16,10 @@ export function ingestStatusRouter(s: Services): Router {
       failing: w.failing,
     };
     if (!s.kafka) {
-      res.json({ mode: 'embedded', writer });
+      res.json({ mode: 'embedded', writer } satisfies IngestStatus);
       return;
     }
-    res.json({ ...(await s.kafka.status()), writer });
+    res.json({ ...(await s.kafka.status()), writer } satisfies IngestStatus);
   });
   return router;
 }

@@ -7,7 +7,7 @@ export function Layout() {
   const filterState = useFilters();
   const { pathname } = useLocation();
   // The run page shows one run: the filters don't apply to it, but links back keep them.
-  const showFilters = !/^\/runs\/.+/.test(pathname);
+  const showFilters = !/^\/runs\/.+/.test(pathname) && pathname !== '/ingest';
   return (
     <div className="app">
       <header className="topbar">
@@ -19,6 +19,7 @@ export function Layout() {
             Overview
           </NavLink>
           <NavLink to={{ pathname: '/runs', search: filterState.filterSearch }}>Runs</NavLink>
+          <NavLink to="/ingest">Ingest</NavLink>
         </nav>
       </header>
       {showFilters && <FilterBar state={filterState} />}

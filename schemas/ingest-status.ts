@@ -1,0 +1,50 @@
+// GET /api/v1/ingest/status: shared by the server (ingest/kafka, server/ingest-status) and the
+// dashboard's ingest panel.
+
+export interface IngestWriterStatus {
+  rows_written: number;
+  buffered_rows: number;
+  flushes: number;
+  insert_errors: number;
+  /** True while inserts keep failing (storage outage). */
+  failing: boolean;
+}
+
+export interface IngestPartitionStatus {
+  partition: number;
+  /** Next offset the group will read (committed), null before the first commit. */
+  committed: string | null;
+  high_watermark: string;
+  lag: number;
+}
+
+export interface KafkaIngestStatus {
+  mode: 'kafka';
+  brokers: string[];
+  topic: string;
+  dlq_topic: string;
+  group_id: string;
+  reachable: boolean;
+  /** This process's consumer (null when it only produces: `serve --no-ingest`). */
+  consumer: {
+    running: boolean;
+    paused: boolean;
+    paused_reason: string;
+    assigned_partitions: number[];
+    events_consumed: number;
+    events_per_second: number;
+    batches: number;
+    dlq_sent: number;
+  } | null;
+  producer: { events_produced: number } | null;
+  /** The consumer group's position on every partition of the topic (all workers). */
+  partitions: IngestPartitionStatus[];
+  lag_total: number | null;
+  /** Messages in the dead-letter topic. */
+  dlq_count: number | null;
+  last_error: { message: string; at: string } | null;
+}
+
+export type IngestStatus =
+  | ({ writer: IngestWriterStatus } & KafkaIngestStatus)
+  | { mode: 'embedded'; writer: IngestWriterStatus };
