@@ -99,7 +99,17 @@ export class KafkaEventConsumer {
     if (this.stopping) return;
     this.stopping = true;
     if (this.monitor) clearInterval(this.monitor);
-    await this.consumer?.disconnect().catch((err) => this.log.warn('kafka consumer disconnect failed', err));
+    // Leaving waits for the batches in hand; during a storage outage that can take a while, so
+    // give up after a bound: what was not committed is simply re-delivered to the next owner.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((r) => {
+      timer = setTimeout(() => {
+        this.log.warn('kafka consumer: batches still in hand after 30 s; leaving without them (they will be re-delivered)');
+        r();
+      }, 30_000);
+    });
+    await Promise.race([this.consumer?.disconnect().catch((err) => this.log.warn('kafka consumer disconnect failed', err)), bound]);
+    clearTimeout(timer);
     await this.dlq?.disconnect().catch(() => {});
   }
 

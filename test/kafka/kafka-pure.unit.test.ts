@@ -1,0 +1,72 @@
+// The pure pieces of Kafka ingestion: message parsing, dead-letter messages, ingest stats.
+import { describe, expect, it } from 'vitest';
+import type { KafkaMessage } from 'kafkajs';
+import { deadLetterMessage, DLQ_HEADERS } from '../../ingest/kafka/dead-letters.js';
+import { IngestStats } from '../../ingest/kafka/ingest-stats.js';
+import { parseMessage, parseMessages } from '../../ingest/kafka/parse-messages.js';
+
+const msg = (value: string | null, offset = '7', headers: KafkaMessage['headers'] = {}): KafkaMessage => ({
+  key: Buffer.from('run-1'),
+  value: value === null ? null : Buffer.from(value),
+  timestamp: '0',
+  attributes: 0,
+  offset,
+  headers,
+});
+
+describe('parseMessage', () => {
+  it('accepts one JSON object', () => {
+    expect(parseMessage(Buffer.from('{"type":"step","run_id":"r"}'))).toEqual({ ok: true, value: { type: 'step', run_id: 'r' } });
+  });
+  it('rejects empty, non-JSON, arrays and scalars with a reason', () => {
+    expect(parseMessage(null)).toMatchObject({ ok: false, error: expect.stringMatching(/empty/) });
+    expect(parseMessage(Buffer.alloc(0))).toMatchObject({ ok: false, error: expect.stringMatching(/empty/) });
+    expect(parseMessage(Buffer.from('{oops'))).toMatchObject({ ok: false, error: expect.stringMatching(/not valid JSON/) });
+    expect(parseMessage(Buffer.from('[{"type":"step"}]'))).toMatchObject({ ok: false, error: expect.stringMatching(/one JSON object/) });
+    expect(parseMessage(Buffer.from('42'))).toMatchObject({ ok: false, error: expect.stringMatching(/one JSON object/) });
+    expect(parseMessage(Buffer.from('null'))).toMatchObject({ ok: false });
+  });
+  it('keeps the order and count of a batch', () => {
+    const items = parseMessages([msg('{"a":1}'), msg('x'), msg('{"b":2}')]);
+    expect(items.map((i) => i.ok)).toEqual([true, false, true]);
+  });
+});
+
+describe('deadLetterMessage', () => {
+  it('keeps the original key, bytes and headers and adds reason and source', () => {
+    const m = deadLetterMessage({ message: msg('{bad', '42', { trace: 'abc' }), reason: 'not valid JSON' }, { topic: 't', partition: 3 }, Date.parse('2026-11-30T00:00:00Z'));
+    expect(m.key).toEqual(Buffer.from('run-1'));
+    expect(m.value).toEqual(Buffer.from('{bad'));
+    expect(m.headers).toMatchObject({
+      trace: 'abc',
+      [DLQ_HEADERS.error]: 'not valid JSON',
+      [DLQ_HEADERS.topic]: 't',
+      [DLQ_HEADERS.partition]: '3',
+      [DLQ_HEADERS.offset]: '42',
+      [DLQ_HEADERS.failedAt]: '2026-11-30T00:00:00.000Z',
+    });
+  });
+  it('cuts very long reasons', () => {
+    const m = deadLetterMessage({ message: msg('x'), reason: 'r'.repeat(10_000) }, { topic: 't', partition: 0 });
+    expect(String(m.headers![DLQ_HEADERS.error]).length).toBe(2_000);
+  });
+});
+
+describe('IngestStats', () => {
+  it('computes events per second over its window', () => {
+    const s = new IngestStats(10_000);
+    s.consumed(5_000, 1_000);
+    s.consumed(5_000, 3_000);
+    expect(s.eventsConsumed).toBe(10_000);
+    expect(s.rate(5_000)).toBe(2_500); // 10,000 over the 4 s since the first sample
+    expect(s.rate(20_000)).toBe(0); // all samples fell out of the window
+  });
+  it('records the last error and what it saw per partition', () => {
+    const s = new IngestStats();
+    s.error(new Error('boom'), Date.parse('2026-11-30T00:00:00Z'));
+    expect(s.lastError).toEqual({ message: 'boom', at: '2026-11-30T00:00:00.000Z' });
+    s.seen(2, { committed: '10', highWatermark: '12' });
+    s.seen(2, { committed: '12' });
+    expect(s.partitions.get(2)).toEqual({ partition: 2, committed: '12', highWatermark: '12' });
+  });
+});
