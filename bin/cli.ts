@@ -90,6 +90,42 @@ program
     });
   });
 
+program
+  .command('gate')
+  .description('compare a candidate cohort with a baseline; exit 1 when it regresses (CI step)')
+  .option('--baseline <key=value>', 'filter of the baseline cohort (repeatable), e.g. agent_version=1.0', collect, [])
+  .option('--candidate <key=value>', 'filter of the candidate cohort (repeatable), e.g. agent_version=2.0', collect, [])
+  .option('--filter <key=value>', 'filter applied to both cohorts (repeatable), e.g. project=demo', collect, [])
+  .option('--max-drop <fraction>', 'largest allowed completion-rate drop (default 0.05 = 5 points)')
+  .option('--max-cost-increase <fraction>', 'largest allowed rise of cost per success (default 0.25 = +25%)')
+  .option('--min-runs <n>', 'fewest ended runs each cohort needs, else exit 2', '1')
+  .option('--url <url>', 'ask a running server instead of reading the data folder')
+  .action(async (o: { baseline: string[]; candidate: string[]; filter: string[]; maxDrop?: string; maxCostIncrease?: string; minRuns: string; url?: string }, cmd: Command) => {
+    const { runGate } = await import('./gate-command.js');
+    process.exitCode = await runGate(configFrom(cmd), {
+      baseline: o.baseline,
+      candidate: o.candidate,
+      shared: o.filter,
+      url: o.url,
+      maxDrop: o.maxDrop === undefined ? undefined : parseFraction(o.maxDrop, '--max-drop'),
+      maxCostIncrease: o.maxCostIncrease === undefined ? undefined : parseFraction(o.maxCostIncrease, '--max-cost-increase'),
+      minRuns: parsePositive(o.minRuns, '--min-runs'),
+    });
+  });
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parseFraction(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) {
+    console.error(`trajscope: ${flag} must be a non-negative number (got ${v})`);
+    process.exit(2);
+  }
+  return n;
+}
+
 function parsePositive(v: string, flag: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) {

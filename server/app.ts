@@ -8,6 +8,8 @@ import { eventsRouter } from './events/events-router.js';
 import { healthRouter } from './health/health-router.js';
 import { ingestStatusRouter } from './ingest-status/ingest-status-router.js';
 import { metricsRouter } from './metrics/metrics-router.js';
+import { analyticsRouter } from './metrics/analytics-router.js';
+import { compareRouter } from './compare/compare-router.js';
 import { runsRouter } from './runs/runs-router.js';
 import type { Services } from './services.js';
 import { sqlRouter } from './sql/sql-router.js';
@@ -22,6 +24,8 @@ export function createApp(s: Services): Express {
   app.use(eventsRouter(s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs }));
   app.use(runsRouter(s.storage));
   app.use(metricsRouter(s.storage));
+  app.use(analyticsRouter(s.storage, s.config));
+  app.use(compareRouter(s.storage));
   app.use(ingestStatusRouter(s));
   app.use(sqlRouter(s.sqlConsole));
   app.use(savedQueriesRouter(s.storage, s.config.defaultProject));
