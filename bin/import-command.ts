@@ -41,6 +41,8 @@ export interface ImportSummary {
   steps: number;
   toolCalls: number;
   events: number;
+  /** Runs per status of their run_end events. */
+  outcomes: Record<string, number>;
   /** Files per detected format. */
   formats: Partial<Record<ImportFormat, number>>;
   skipped: Skipped[];
@@ -76,6 +78,8 @@ export function formatSummary(s: ImportSummary): string[] {
   const out = [
     `imported ${n(s.runs)} run(s), ${n(s.steps)} step(s), ${n(s.toolCalls)} tool call(s) (${n(s.events)} events) from ${s.files} file(s); skipped ${s.skippedCount}`,
   ];
+  const outcomes = Object.entries(s.outcomes).sort((a, b) => b[1] - a[1]);
+  if (outcomes.length) out.push(`  outcomes: ${outcomes.map(([k, v]) => `${k} ${n(v)}`).join(', ')}`);
   const formats = Object.entries(s.formats).map(([f, c]) => `${FORMAT_NAMES[f as ImportFormat]} ${c}`);
   if (formats.length) out.push(`  formats: ${formats.join(', ')}`);
   for (const x of s.notes) out.push(`  nothing to import in ${x.file}: ${x.note}`);
@@ -114,7 +118,7 @@ export async function importFiles(sink: EventSink, files: FileRef[] | string[], 
         Presets.shades_classic,
       )
     : undefined;
-  const s: ImportSummary = { files: refs.length, runs: 0, steps: 0, toolCalls: 0, events: 0, formats: {}, skipped: [], skippedCount: 0, ignored: [], notes: [] };
+  const s: ImportSummary = { files: refs.length, runs: 0, steps: 0, toolCalls: 0, events: 0, outcomes: {}, formats: {}, skipped: [], skippedCount: 0, ignored: [], notes: [] };
   const runIds = new Set<string>();
   const skip = (x: Skipped) => {
     s.skippedCount++;
@@ -134,11 +138,12 @@ export async function importFiles(sink: EventSink, files: FileRef[] | string[], 
     }
     events.forEach((e, i) => {
       if (rejected.has(i) || !e || typeof e !== 'object') return;
-      const ev = e as { type?: unknown; run_id?: unknown };
+      const ev = e as { type?: unknown; run_id?: unknown; status?: unknown };
       s.events++;
       if (typeof ev.run_id === 'string') runIds.add(ev.run_id);
       if (ev.type === 'step') s.steps++;
       else if (ev.type === 'tool_call') s.toolCalls++;
+      else if (ev.type === 'run_end' && typeof ev.status === 'string') s.outcomes[ev.status] = (s.outcomes[ev.status] ?? 0) + 1;
     });
     s.runs = runIds.size;
   };

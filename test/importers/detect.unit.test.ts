@@ -37,6 +37,12 @@ describe('format detection', () => {
     expect(Object.entries(seen).find(([, v]) => v === 'undefined')![0]).toMatch(/all_preds\.jsonl$/);
   });
 
+  it('passes a JSON array of our own events through as it is', () => {
+    const events = readFileSync(new URL('../../../shared/examples/run.ndjson', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(detectValue(events)).toBe('trajscope-json');
+    expect([...itemsOfValue(events, { path: '/x/run.json', mtimeMs: 0 })]).toEqual([{ events }]);
+  });
+
   it('says what an unknown file is instead of importing it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trajscope-detect-'));
     writeFileSync(join(dir, 'a.json'), JSON.stringify({ hello: 'world' }));

@@ -31,6 +31,7 @@ describe('trajscope import', () => {
     await sink.close();
     expect(summary).toMatchObject({ files: 21, runs: 246, steps: 2661, toolCalls: 1330, skippedCount: 0 });
     expect(summary.formats).toEqual({ 'tau-bench': 1, 'swe-agent': 3, openhands: 6, inspect: 9 });
+    expect(summary.outcomes).toEqual({ success: 125, failure: 121 });
     expect(summary.ignored.map((i) => i.file)).toEqual([expect.stringMatching(/all_preds\.jsonl$/)]);
     expect(summary.notes).toEqual([{ file: expect.stringMatching(/no-samples\.json$/), note: expect.stringMatching(/no samples/) }]);
 
