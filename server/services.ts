@@ -4,6 +4,7 @@ import type { Config } from '../bin/config.js';
 import { BatchWriter } from '../ingest/batch-writer.js';
 import { EventIngestor } from '../ingest/event-ingestor.js';
 import { RunAnalyzer } from '../ingest/analysis/run-analyzer.js';
+import { LiveLoopDetector } from '../ingest/analysis/live-loops.js';
 import { loadPriceBook } from '../ingest/load-prices.js';
 import type { KafkaRuntime } from '../ingest/kafka/kafka-runtime.js';
 import { openConsoleClient, openStorage, type Storage } from '../storage/gateway.js';
@@ -19,6 +20,8 @@ export interface Services {
   ingestor: EventIngestor;
   /** Analyses runs after their events are stored (run_analysis). */
   analyzer: RunAnalyzer;
+  /** Live dead-loop detection of active runs (loop_detected signals). */
+  liveLoops: LiveLoopDetector;
   /** Kafka consumer / producer of this process, when KAFKA_BROKERS is set (serve, ingest). */
   kafka?: KafkaRuntime;
   /** Read-only ad-hoc SQL on its own connection. */
@@ -67,6 +70,15 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
   });
   ingestor.observe((events, stored) => analyzer.notify(events, stored));
   analyzer.start();
+  const liveLoops = new LiveLoopDetector({
+    thresholds: config.analysis.loops,
+    maxRuns: config.analysis.liveMaxRuns,
+    idleMs: config.analysis.liveIdleMs,
+    costOf: (step) => prices.cost(step.model, step),
+    record: (signals) => storage.insert('signals', signals),
+    onError: (err) => log.warn('recording loop signals failed', err),
+  });
+  ingestor.observe((events) => liveLoops.notify(events));
   const sqlConsole = new SqlConsole(
     () => openConsoleClient({ ...config.clickhouse, dataDir: config.dataDir }, config.sql),
     storage,
@@ -81,6 +93,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     writer,
     ingestor,
     analyzer,
+    liveLoops,
     sqlConsole,
     async close() {
       if (closed) return;
@@ -88,6 +101,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
       // The consumer first: its batches in hand are stored and committed before the writer stops.
       await services.kafka?.close().catch((err) => log.error('closing Kafka failed', err));
       await writer.close();
+      await liveLoops.close();
       await analyzer.close();
       await sqlConsole.close();
       await storage.close();

@@ -132,6 +132,34 @@ describe('run analyzer', () => {
     }
   });
 
+  it('records a loop_detected signal within a second of the step that closes a live loop', async () => {
+    const run_id = 'live-loop';
+    const t = Date.now();
+    await postAll([{ type: 'run_start', project: 'demo', run_id, ts: t, model: 'gpt-4o' }]);
+    for (let i = 0; i < 2; i++) {
+      await postAll([{ type: 'step', project: 'demo', run_id, step: i, ts: t + i, action: 'pytest -x', observation: 'FAILED test_a', cost_usd: 0.1 }]);
+    }
+    const signals = () =>
+      srv.services.storage.query<{ step: number; details: string }>(
+        `SELECT step, details FROM signals FINAL WHERE project = 'demo' AND kind = 'loop_detected' AND run_id = {id:String}`,
+        { id: run_id },
+      );
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await signals()).toEqual([]);
+    const closed = Date.now();
+    await postAll([{ type: 'step', project: 'demo', run_id, step: 2, ts: t + 2, action: 'pytest -x', observation: 'FAILED test_a', cost_usd: 0.1 }]);
+    let found: Array<{ step: number; details: string }> = [];
+    while (found.length === 0 && Date.now() - closed < 5000) {
+      found = await signals();
+      if (!found.length) await new Promise((r) => setTimeout(r, 25));
+    }
+    const latency = Date.now() - closed;
+    expect(found).toHaveLength(1);
+    expect(found[0].step).toBe(2);
+    expect(JSON.parse(found[0].details)).toMatchObject({ kind: 'repeat', first_step: 0, last_step: 2 });
+    expect(latency).toBeLessThan(1000);
+  });
+
   it('keeps verdicts across a restart', async () => {
     const id = runs.find((r) => r.truth.outcome === 'tests_failed')!.truth.runId;
     await srv.close();
