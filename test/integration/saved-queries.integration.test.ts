@@ -1,7 +1,9 @@
 // Saved SQL console queries (GET/POST /api/v1/sql/saved, DELETE /api/v1/sql/saved/:id) on the
-// real embedded engine: per project, update in place, delete, validation and typed errors.
+// real embedded engine: per project, update in place, delete, validation and typed errors. Also
+// runs the console's example queries through POST /api/v1/sql on the real schema.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDataDir, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { EXAMPLE_QUERIES } from '../../web/src/lib/sql-examples.js';
+import { exampleRun, postEvents, removeDataDir, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -108,5 +110,21 @@ describe('saved queries', () => {
     const tables = ((await res.json()) as any).tables as any[];
     const saved = tables.find((t) => t.name === 'saved_queries');
     expect(saved.description).toMatch(/Saved SQL console queries/);
+  });
+});
+
+describe('console example queries', () => {
+  it('run on the real schema', async () => {
+    expect((await postEvents(srv.url, exampleRun())).status).toBe(200);
+    for (const e of EXAMPLE_QUERIES) {
+      const res = await fetch(`${srv.url}/api/v1/sql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sql: e.sql }),
+      });
+      const body = (await res.json()) as any;
+      expect({ id: e.id, status: res.status, error: body.error }).toEqual({ id: e.id, status: 200, error: undefined });
+      expect(body.columns.length).toBeGreaterThan(1);
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Routes of the dashboard. New pages (failures, loops, costs, compare, SQL) plug in here.
 import { createBrowserRouter } from 'react-router-dom';
 import { Layout } from './components/layout.js';
+import { ConsolePage } from './pages/console-page.js';
 import { IngestPage } from './pages/ingest-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 import { OverviewPage } from './pages/overview-page.js';
@@ -15,6 +16,7 @@ export const router = createBrowserRouter([
       { index: true, element: <OverviewPage /> },
       { path: 'runs', element: <RunsPage /> },
       { path: 'runs/:runId', element: <RunPage /> },
+      { path: 'console', element: <ConsolePage /> },
       { path: 'ingest', element: <IngestPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -1,6 +1,7 @@
 // The dashboard's one typed client of the HTTP API (/api/v1). Every request goes through
 // `getJson`, which turns non-2xx answers into an ApiError carrying the server's code/message.
 import type { FilterOptions, Overview, RunDetail, RunsPage, Timeseries } from '../../../schemas/api.js';
+import type { SavedQuery, SavedQueryList, SqlResult, SqlSchema } from '../../../schemas/api.js';
 import { filtersToApiParams, type Filters } from '../lib/filters.js';
 import { buildQuery } from '../lib/query-string.js';
 
@@ -70,6 +71,33 @@ export async function getJson<T>(path: string, opts: RequestOptions = {}, fetchI
   return body as T;
 }
 
+/** Sends a JSON body (POST, DELETE, …) and parses the JSON answer (undefined for 204). */
+export async function sendJson<T>(method: string, path: string, body: unknown, opts: RequestOptions = {}, fetchImpl: Fetch = fetch): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetchImpl(`${API_BASE}${path}`, {
+      method,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if ((err as { name?: string })?.name === 'AbortError') throw err;
+    throw new ApiError(0, 'network_error', 'Cannot reach the Trajscope server. Is it running?');
+  }
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      if (res.ok) throw new ApiError(res.status, 'bad_response', 'The server answered with something that is not JSON.');
+    }
+  }
+  if (!res.ok) throw errorFromResponse(res.status, res.statusText, parsed);
+  return parsed as T;
+}
+
 export const RUN_SORT_KEYS = ['started_at', 'cost_usd', 'steps', 'duration_ms', 'run_id'] as const;
 export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 export type SortOrder = 'asc' | 'desc';
@@ -117,5 +145,28 @@ export const api = {
 
   filterOptions(project: string | undefined, opts?: RequestOptions): Promise<FilterOptions> {
     return getJson<FilterOptions>(`/filters${buildQuery({ project })}`, opts);
+  },
+
+  /** Runs read-only SQL in the console; `params` fill `{name:Type}` placeholders. */
+  sql(sql: string, params: Record<string, unknown> = {}, opts?: RequestOptions): Promise<SqlResult> {
+    return sendJson<SqlResult>('POST', '/sql', { sql, params }, opts);
+  },
+
+  sqlSchema(opts?: RequestOptions): Promise<SqlSchema> {
+    return getJson<SqlSchema>('/sql/schema', opts);
+  },
+
+  /** Saved console queries of a project (the server's default project when none is given). */
+  savedQueries(project: string | undefined, opts?: RequestOptions): Promise<SavedQueryList> {
+    return getJson<SavedQueryList>(`/sql/saved${buildQuery({ project })}`, opts);
+  },
+
+  /** Saves a new query, or replaces the one with `id`. */
+  saveQuery(q: { project?: string; name: string; sql: string; id?: string }, opts?: RequestOptions): Promise<SavedQuery> {
+    return sendJson<SavedQuery>('POST', '/sql/saved', q, opts);
+  },
+
+  deleteSavedQuery(id: string, project: string | undefined, opts?: RequestOptions): Promise<void> {
+    return sendJson<void>('DELETE', `/sql/saved/${encodeURIComponent(id)}${buildQuery({ project })}`, undefined, opts);
   },
 };

@@ -7,7 +7,7 @@ export function Layout() {
   const filterState = useFilters();
   const { pathname } = useLocation();
   // The run page shows one run: the filters don't apply to it, but links back keep them.
-  const showFilters = !/^\/runs\/.+/.test(pathname) && pathname !== '/ingest';
+  const showFilters = !/^\/runs\/.+/.test(pathname) && pathname !== '/ingest' && pathname !== '/console';
   return (
     <div className="app">
       <header className="topbar">
@@ -20,6 +20,7 @@ export function Layout() {
           </NavLink>
           <NavLink to={{ pathname: '/runs', search: filterState.filterSearch }}>Runs</NavLink>
           <NavLink to="/ingest">Ingest</NavLink>
+          <NavLink to="/console">SQL console</NavLink>
         </nav>
       </header>
       {showFilters && <FilterBar state={filterState} />}

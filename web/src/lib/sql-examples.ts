@@ -1,0 +1,83 @@
+// Example queries of the SQL console, written against our schema (migrations 0001, 0002). Each
+// names the tables and columns it needs; the console offers only those the schema has.
+import type { SqlSchemaTable } from '../../../schemas/api.js';
+import { hasColumns } from './sql-schema.js';
+
+export interface ExampleQuery {
+  id: string;
+  title: string;
+  description: string;
+  sql: string;
+  requires: Record<string, string[]>;
+}
+
+export const EXAMPLE_QUERIES: readonly ExampleQuery[] = [
+  {
+    id: 'loop-waste-by-model',
+    title: 'Loop waste by model',
+    description: 'Runs with dead loops and the steps and dollars spent inside loops, per model',
+    requires: { run_analysis: ['model', 'loop_count', 'loop_steps', 'loop_cost_usd', 'cost_usd', 'steps'] },
+    sql: `SELECT
+    model,
+    count() AS runs,
+    countIf(loop_count > 0) AS runs_with_loops,
+    sum(loop_steps) AS steps_in_loops,
+    round(sum(loop_steps) / nullIf(sum(steps), 0) * 100, 1) AS loop_step_pct,
+    round(sum(loop_cost_usd), 2) AS usd_in_loops,
+    round(sum(loop_cost_usd) / nullIf(sum(cost_usd), 0) * 100, 1) AS loop_cost_pct
+FROM run_analysis FINAL
+GROUP BY model
+ORDER BY usd_in_loops DESC`,
+  },
+  {
+    id: 'failure-modes-by-category',
+    title: 'Failure modes by category, last 7 days',
+    description: 'Runs that did not succeed, by task category and failure mode',
+    requires: { run_analysis: ['task_category', 'failure_mode', 'started_at'] },
+    sql: `SELECT
+    task_category,
+    failure_mode,
+    count() AS runs
+FROM run_analysis FINAL
+WHERE started_at >= now() - INTERVAL 7 DAY
+  AND failure_mode != ''
+GROUP BY task_category, failure_mode
+ORDER BY task_category, runs DESC`,
+  },
+  {
+    id: 'cost-per-solved-by-agent-version',
+    title: 'Cost per solved task by agent version',
+    description: 'Spend divided by successful runs, per agent and version',
+    requires: { run_analysis: ['agent_name', 'agent_version', 'status', 'cost_usd'] },
+    sql: `SELECT
+    concat(agent_name, '@', agent_version) AS agent,
+    count() AS runs,
+    countIf(status = 'success') AS solved,
+    round(sum(cost_usd), 2) AS total_usd,
+    round(sum(cost_usd) / nullIf(countIf(status = 'success'), 0), 3) AS usd_per_solved
+FROM run_analysis FINAL
+GROUP BY agent
+ORDER BY agent`,
+  },
+  {
+    id: 'steps-and-errors-per-tool',
+    title: 'Steps and tool errors per tool',
+    description: 'Calls, steps that used the tool, errors and time spent, per tool',
+    requires: { tool_calls: ['tool', 'status', 'run_id', 'step', 'duration_ms'] },
+    sql: `SELECT
+    tool,
+    count() AS calls,
+    uniqExact(run_id, step) AS steps,
+    countIf(status = 'error') AS errors,
+    round(countIf(status = 'error') / count() * 100, 1) AS error_pct,
+    round(avg(duration_ms)) AS avg_duration_ms
+FROM tool_calls FINAL
+GROUP BY tool
+ORDER BY calls DESC`,
+  },
+];
+
+/** The examples whose tables and columns exist in `tables`. */
+export function availableExamples(tables: readonly SqlSchemaTable[], examples: readonly ExampleQuery[] = EXAMPLE_QUERIES): ExampleQuery[] {
+  return examples.filter((e) => Object.entries(e.requires).every(([t, cols]) => hasColumns(tables, t, cols)));
+}
