@@ -212,7 +212,9 @@ try {
   const b = await backlog(events, dataDir);
   console.log(`Kafka -> trajscope ingest -> engine: ${fmt(b.rate)} events/s sustained (stored ${fmt(b.stored)} of ${fmt(events.length)}), worker peak RSS ${fmt(b.rss)} MiB`);
   console.log(`Kafka / direct: ${(b.rate / directRate).toFixed(2)}`);
-  const l = await latency(dataDir);
+  // A fresh data folder: the backlog's runs would otherwise keep the worker's run analyzer busy.
+  const latencyDir = mkdtempSync(join(tmpdir(), 'trajscope-bench-kafka-lat-'));
+  const l = await latency(latencyDir).finally(() => rmSync(latencyDir, { recursive: true, force: true }));
   console.log(`produce-to-queryable at ${fmt(RATE)} events/s for ${SECONDS} s (${l.ticks} ticks of ${fmt(RATE / 10)}): p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms, max ${fmt(l.max)} ms; worker peak RSS ${fmt(l.rss)} MiB`);
 } finally {
   await admin.disconnect();
