@@ -10,6 +10,7 @@ import { detectLoops, LoopTracker } from '../../analytics/loops/index.js';
 import { reworkRate, selfCorrectionRate, toolCallSuccessRate } from '../../analytics/process-metrics.js';
 import { signSteps, type StepInput, type ToolCallInput } from '../../analytics/signed-step.js';
 import { detectSuspiciousSuccess } from '../../analytics/suspicious-success.js';
+import { analyzeRun, type StoredStep, type StoredToolCall } from '../../ingest/analysis/analyze-run.js';
 
 const REAL = fileURLToPath(new URL('../../../shared/fixtures/real/', import.meta.url));
 
@@ -166,5 +167,66 @@ describe('tau-bench airline runs', () => {
     expect(errors).toBeGreaterThan(60);
     expect(corrected).toBeGreaterThan(0);
     expect(corrected).toBeLessThan(errors);
+  });
+});
+
+describe('the run analyzer over the real tau-bench runs (ingest/analysis/analyze-run.ts)', () => {
+  // The same 200 runs, as the analyzer sees them after ClickHouse: a summary row with the run's
+  // outcome and totals, steps and tool calls. Expected by reading the file: reward 1 → success
+  // (no failure mode); reward 0 → tests_failed (the verifier said no), except task 9 trial 2,
+  // which loops (dead_loop takes precedence); no run uses a test command, so every success is
+  // flagged `no_tests_ran` but none edits verifier files.
+  const trajectories = JSON.parse(
+    readFileSync(join(REAL, 'tau-bench/historical_trajectories/gpt-4o-airline.json'), 'utf8'),
+  ) as Array<{ task_id: number; trial: number; reward: number; traj: Array<{ role: string; content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }> }>;
+
+  it('gives each run the verdict a reader gives it', () => {
+    const verdicts = new Map<string, number>();
+    let suspiciousByEdits = 0;
+    for (const t of trajectories) {
+      const steps: StoredStep[] = [];
+      const calls: StoredToolCall[] = [];
+      t.traj.forEach((m, i) => {
+        if (m.role !== 'assistant') return;
+        const step = steps.length;
+        for (const tc of m.tool_calls ?? []) {
+          const output = t.traj.slice(i + 1).find((x) => x.role === 'tool' && x.tool_call_id === tc.id)?.content ?? '';
+          const failed = output.startsWith('Error');
+          calls.push({ step, ts: i, tool: tc.function.name, arguments: tc.function.arguments, status: failed ? 'error' : 'ok', error_type: '', error_message: failed ? output : '', output });
+        }
+        const text = m.tool_calls?.length ? '' : m.content ?? '';
+        const reply = m.tool_calls?.length ? '' : t.traj.slice(i + 1).find((x) => x.role === 'user')?.content ?? '';
+        steps.push({ step, ts: i, action: text, observation: reply, error_type: '', error_message: '', input_tokens: 0, output_tokens: 0, cost_usd: 0, latency_ms: null });
+      });
+      const row = analyzeRun(
+        {
+          summary: {
+            project: 'tau', run_id: `${t.task_id}/${t.trial}`, started_at: '2026-01-01 00:00:00.000', ended_at: '2026-01-01 00:10:00.000',
+            last_event_at: '2026-01-01 00:10:00.000', status: t.reward === 1 ? 'success' : 'failure', reward: t.reward,
+            label_failure_mode: '', steps: steps.length, tool_calls: calls.length, cost_usd: 0,
+          },
+          steps,
+          tool_calls: calls,
+          verifier_score: null,
+          source_ingested_at: '2026-01-01 00:10:00.000000',
+        },
+        { now: Date.parse('2026-01-02T00:00:00Z') },
+      );
+      const key = row.failure_mode ? String(row.failure_mode) : 'success';
+      verdicts.set(key, (verdicts.get(key) ?? 0) + 1);
+      if (t.task_id === 9 && t.trial === 2) {
+        expect(row).toMatchObject({ failure_mode: 'dead_loop', failure_rule: 'dead_loop', loop_count: 1 });
+        expect(JSON.parse(String(row.loops))[0]).toMatchObject({ kind: 'cycle', period: 2 });
+      } else {
+        expect(row.loop_count).toBe(0);
+      }
+      if (key === 'success') {
+        expect(row.suspicious).toBe(true);
+        expect(row.suspicious_reasons).toEqual(['no_tests_ran']);
+      }
+      if ((row.suspicious_reasons as string[]).includes('verifier_files_modified')) suspiciousByEdits++;
+    }
+    expect(Object.fromEntries(verdicts)).toEqual({ success: 84, tests_failed: 115, dead_loop: 1 });
+    expect(suspiciousByEdits).toBe(0);
   });
 });

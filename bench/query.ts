@@ -1,0 +1,127 @@
+// Benchmark: analytics query speed over a large demo data set.
+//   npx tsx bench/query.ts [--runs 100000] [--iterations 20] [--data-dir DIR] [--keep]
+// Generates N seeded demo runs (about 30 steps and 20 tool calls each) through the ingest path
+// (the run analyzer included) into a fresh data folder — or reuses DIR when it already holds
+// them — then times every analytics endpoint and the runs list over HTTP, 20 times each after
+// one warm-up, and prints median and p95. Targets (2-core machine, embedded engine): p95 under
+// 300 ms for every endpoint, overview under 150 ms. Figures are noisy when other work shares
+// the machine. Never part of the tests.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../bin/config.js';
+import { generateDemoRuns } from '../ingest/demo/index.js';
+import { startServer } from '../server/index.js';
+import { openServices } from '../server/services.js';
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '100000' },
+    iterations: { type: 'string', default: '20' },
+    'data-dir': { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(args.runs);
+const ITERATIONS = Number(args.iterations);
+const dir = args['data-dir'] ?? mkdtempSync(join(tmpdir(), 'trajscope-bench-query-'));
+const reuse = !!args['data-dir'] && existsSync(join(dir, 'store'));
+
+const config = loadConfig({ TRAJSCOPE_DATA_DIR: dir, TRAJSCOPE_PORT: '0', TRAJSCOPE_LOG_LEVEL: 'warn', TRAJSCOPE_BATCH_MAX_ROWS: '200000' });
+const services = await openServices(config);
+const [{ n }] = await services.storage.query<{ n: string }>('SELECT uniqExact(run_id) AS n FROM runs');
+if (Number(n) < RUNS) {
+  if (reuse) console.log(`the data folder holds ${n} runs; adding demo runs up to ${RUNS}`);
+  const t0 = performance.now();
+  const spanMs = 30 * 86_400_000;
+  let batch: unknown[] = [];
+  let sent = 0;
+  let events = 0;
+  const pending: Promise<unknown>[] = [];
+  for (const run of generateDemoRuns({ seed: 7, runs: RUNS, startMs: Date.now() - spanMs, spanMs })) {
+    batch.push(...run);
+    sent++;
+    if (batch.length >= 20_000) {
+      events += batch.length;
+      pending.push(services.ingestor.ingest(batch.map((value) => ({ ok: true as const, value }))));
+      batch = [];
+      if (pending.length >= 4) await pending.shift();
+      if (sent % 10_000 < 700) process.stderr.write(`\ringest: ${sent}/${RUNS} runs, ${events} events, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
+  }
+  if (batch.length) {
+    events += batch.length;
+    pending.push(services.ingestor.ingest(batch.map((value) => ({ ok: true as const, value }))));
+  }
+  await Promise.all(pending);
+  await services.writer.flush();
+  const t1 = performance.now();
+  process.stderr.write(`\ringest: ${RUNS} runs, ${events} events in ${((t1 - t0) / 1000).toFixed(0)} s; analysing…\n`);
+  await services.analyzer.drain();
+  console.log(`ingest ${((t1 - t0) / 1000).toFixed(0)} s, analysis finished ${((performance.now() - t1) / 1000).toFixed(0)} s later`);
+} else {
+  console.log(`reusing ${dir} (${n} runs)`);
+  await services.analyzer.drain();
+}
+const [counts] = await services.storage.query<Record<string, string>>(
+  `SELECT (SELECT uniqExact(run_id) FROM runs) AS runs, (SELECT count() FROM steps) AS steps, (SELECT count() FROM tool_calls) AS tool_calls,
+          (SELECT count() FROM run_analysis FINAL) AS analysed`,
+);
+console.log(`data: ${counts.runs} runs, ${counts.steps} steps, ${counts.tool_calls} tool calls, ${counts.analysed} analyses`);
+
+const server = await startServer(config, services);
+const [sample] = await services.storage.query<{ run_id: string; model: string; agent_version: string }>(
+  `SELECT run_id, model, agent_version FROM run_analysis FINAL WHERE status = 'failure' ORDER BY run_id LIMIT 1`,
+);
+const versions = await services.storage.query<{ v: string }>(
+  `SELECT agent_version AS v FROM run_analysis FINAL GROUP BY v ORDER BY count() DESC LIMIT 2`,
+);
+const [va, vb] = versions.map((x) => encodeURIComponent(x.v));
+const model = encodeURIComponent(sample?.model ?? 'gpt-4o');
+
+const endpoints: Array<[string, string, number]> = [
+  ['overview', '/api/v1/overview', 150],
+  ['overview, 7 days', `/api/v1/overview?from=${Date.now() - 7 * 86_400_000}`, 150],
+  ['timeseries', '/api/v1/metrics/timeseries', 300],
+  ['timeseries by model', '/api/v1/metrics/timeseries?group_by=model', 300],
+  ['breakdown by model', '/api/v1/metrics/breakdown?by=model', 300],
+  ['breakdown by tag', '/api/v1/metrics/breakdown?by=tag:team', 300],
+  ['breakdown by tool', '/api/v1/metrics/breakdown?by=tool', 300],
+  ['failures', '/api/v1/failures', 300],
+  ['loops', '/api/v1/loops', 300],
+  ['cost spikes', '/api/v1/costs/spikes', 300],
+  ['compare', `/api/v1/compare?a[agent_version]=${va}&b[agent_version]=${vb}`, 300],
+  ['runs list', '/api/v1/runs', 300],
+  ['runs list, filtered + sorted', `/api/v1/runs?model=${model}&status=failure&sort=cost_usd&limit=100`, 300],
+  ['runs list, failure_mode', '/api/v1/runs?failure_mode=dead_loop,tests_failed', 300],
+  ['runs list, search', '/api/v1/runs?q=run-00', 300],
+  ['run detail', `/api/v1/runs/${sample?.run_id}`, 300],
+];
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = (s.length - 1) * q;
+  return s[Math.floor(h)] + (h - Math.floor(h)) * (s[Math.ceil(h)] - s[Math.floor(h)]);
+};
+console.log(`\n${'endpoint'.padEnd(30)} ${'median ms'.padStart(10)} ${'p95 ms'.padStart(8)}  target`);
+let missed = 0;
+for (const [name, path, target] of endpoints) {
+  const once = async () => {
+    const t = performance.now();
+    const res = await fetch(server.url + path);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+    return performance.now() - t;
+  };
+  await once();
+  const times: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) times.push(await once());
+  const p95 = quantile(times, 0.95);
+  if (p95 > target) missed++;
+  console.log(`${name.padEnd(30)} ${quantile(times, 0.5).toFixed(0).padStart(10)} ${p95.toFixed(0).padStart(8)}  < ${target}${p95 > target ? '  MISSED' : ''}`);
+}
+console.log(`\n${missed === 0 ? 'every endpoint within its target' : `${missed} endpoint(s) over target`}`);
+await server.close();
+if (!args['data-dir'] && !args.keep) rmSync(dir, { recursive: true, force: true });
+else console.log(`data kept in ${dir}`);
