@@ -49,7 +49,7 @@ describe('config', () => {
     const c = loadConfig({});
     expect(c.host).toBe('127.0.0.1');
     expect(c.port).toBe(7300);
-    expect(c.kafka).toEqual({ brokers: [], topic: 'trajscope.events' });
+    expect(c.kafka).toMatchObject({ brokers: [], topic: 'trajscope.events' });
     expect(c.clickhouse.url).toBeUndefined();
   });
   it('names every bad value', () => {
