@@ -4,6 +4,7 @@ import {
   baseType,
   cellNumber,
   cellText,
+  chartByNames,
   chartPoints,
   defaultChart,
   downloadName,
@@ -13,6 +14,7 @@ import {
   isNumericType,
   isTimeType,
   lineColumn,
+  splitSqlError,
   toCsv,
   toJsonRows,
   uniqueNames,
@@ -131,6 +133,13 @@ describe('chart', () => {
     expect(fitChart(cols, null)).toEqual({ x: 0, y: 1, kind: 'bar' });
   });
 
+  it('takes a chart named by columns when the result has them', () => {
+    const cols = result([['model', 'String'], ['runs', 'UInt64'], ['usd', 'Float64']], []).columns;
+    expect(chartByNames(cols, { x: 'model', y: 'usd', kind: 'line' })).toEqual({ x: 0, y: 2, kind: 'line' });
+    expect(chartByNames(cols, { x: 'model', y: 'nope', kind: 'bar' })).toBeNull();
+    expect(chartByNames(cols, { x: 'runs', y: 'model', kind: 'bar' })).toBeNull();
+  });
+
   it('caps the plotted rows', () => {
     const r = result([['k', 'String'], ['v', 'UInt8']], Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
     expect(chartPoints(r, { x: 0, y: 1, kind: 'bar' }, 10)).toHaveLength(10);
@@ -146,6 +155,16 @@ describe('error position', () => {
     expect(errorOffset('SELECT 1', 'Unknown identifier nosuch')).toBeNull();
     expect(errorOffset('SELECT 1', 'failed at position 0')).toBeNull();
     expect(errorOffset('SELECT 1', 'failed at position 999')).toBe(8);
+  });
+
+  it('splits the long list of expected tokens off and drops the appended FORMAT', () => {
+    const msg =
+      'Code: 62. DB::Exception: Syntax error: failed at position 29 (run_analysis) (line 2, col 8): run_analysis\nGROUP BY model\n FORMAT JSONCompact. Expected one of: token sequence, Dot, Comma, end of query. (SYNTAX_ERROR)';
+    expect(splitSqlError(msg)).toEqual({
+      summary: 'Code: 62. DB::Exception: Syntax error: failed at position 29 (run_analysis) (line 2, col 8): run_analysis\nGROUP BY model',
+      expected: 'token sequence, Dot, Comma, end of query. (SYNTAX_ERROR)',
+    });
+    expect(splitSqlError('Unknown identifier nosuch')).toEqual({ summary: 'Unknown identifier nosuch', expected: null });
   });
 
   it('gives line and column of an offset', () => {

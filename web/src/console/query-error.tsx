@@ -1,6 +1,6 @@
 // A failed console query: what kind of failure, the server's message, and where it points.
 import type { ApiError } from '../api/client.js';
-import { lineColumn } from '../lib/sql-result.js';
+import { lineColumn, splitSqlError } from '../lib/sql-result.js';
 
 const TITLES: Record<string, string> = {
   sql_rejected: 'Query refused',
@@ -12,6 +12,7 @@ const TITLES: Record<string, string> = {
 
 export function QueryError({ error, sql, offset }: { error: ApiError; sql: string; offset: number | null }) {
   const at = offset === null ? null : lineColumn(sql, offset);
+  const { summary, expected } = splitSqlError(error.message);
   return (
     <div className="console-error" role="alert" data-testid="sql-error">
       <div className="console-error-title">
@@ -28,7 +29,13 @@ export function QueryError({ error, sql, offset }: { error: ApiError; sql: strin
           {error.status ? `, HTTP ${error.status}` : ''})
         </span>
       </div>
-      <pre className="console-error-message">{error.message}</pre>
+      <pre className="console-error-message">{summary}</pre>
+      {expected && (
+        <details className="console-error-expected">
+          <summary>What ClickHouse expected there</summary>
+          <div className="small">{expected}</div>
+        </details>
+      )}
     </div>
   );
 }

@@ -23,6 +23,7 @@ export function ResultTable({ result }: { result: SqlResult }) {
                 <div className="col-type">{c.type}</div>
               </th>
             ))}
+            <th className="filler" aria-hidden="true" />
           </tr>
         </thead>
         <tbody>
@@ -38,6 +39,7 @@ export function ResultTable({ result }: { result: SqlResult }) {
                   </td>
                 );
               })}
+              <td className="filler" aria-hidden="true" />
             </tr>
           ))}
         </tbody>

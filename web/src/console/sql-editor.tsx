@@ -2,7 +2,7 @@
 // keywords, functions, tables and columns (from the schema browser's data), Ctrl/Cmd+Enter to
 // run, and a mark where the last error points.
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { sql, type SQLNamespace } from '@codemirror/lang-sql';
@@ -62,7 +62,7 @@ const errorMarkField = StateField.define<DecorationSet>({
 });
 
 const theme = EditorView.theme({
-  '&': { fontSize: '13px', backgroundColor: 'var(--c-surface)', height: '100%' },
+  '&': { fontSize: '13px', backgroundColor: 'var(--c-surface)', minHeight: '150px', maxHeight: '420px' },
   '&.cm-focused': { outline: 'none' },
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.55', overflow: 'auto' },
   '.cm-content': { padding: '8px 0' },
@@ -72,6 +72,9 @@ const theme = EditorView.theme({
   '.cm-sql-error': { textDecoration: 'underline wavy var(--c-failure)', backgroundColor: 'var(--c-failure-soft)' },
   '.cm-tooltip.cm-tooltip-autocomplete > ul': { fontFamily: 'var(--mono)', fontSize: '12.5px', maxHeight: '16em' },
   '.cm-completionDetail': { color: 'var(--c-muted)', fontStyle: 'normal', marginLeft: '0.8em' },
+  '.cm-tooltip-autocomplete ul li[aria-selected] .cm-completionDetail': { color: 'rgba(255, 255, 255, 0.85)' },
+  '.cm-tooltip.cm-completionInfo': { maxWidth: '320px', fontSize: '12px', padding: '4px 8px' },
+  '.cm-gutter, .cm-content': { minHeight: '150px' },
   '.cm-placeholder': { color: 'var(--c-faint)' },
 });
 
@@ -123,7 +126,8 @@ export function SqlEditor({ value, onChange, onRun, tables, errorAt, ref }: Prop
               {
                 key: 'Mod-Enter',
                 preventDefault: true,
-                run: () => {
+                run: (v) => {
+                  closeCompletion(v);
                   callbacks.current.onRun();
                   return true;
                 },

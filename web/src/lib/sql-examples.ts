@@ -9,6 +9,8 @@ export interface ExampleQuery {
   description: string;
   sql: string;
   requires: Record<string, string[]>;
+  /** The chart to show first: column names of x and y, and the kind. */
+  chart?: { x: string; y: string; kind: 'line' | 'bar' };
 }
 
 export const EXAMPLE_QUERIES: readonly ExampleQuery[] = [
@@ -17,6 +19,7 @@ export const EXAMPLE_QUERIES: readonly ExampleQuery[] = [
     title: 'Loop waste by model',
     description: 'Runs with dead loops and the steps and dollars spent inside loops, per model',
     requires: { run_analysis: ['model', 'loop_count', 'loop_steps', 'loop_cost_usd', 'cost_usd', 'steps'] },
+    chart: { x: 'model', y: 'usd_in_loops', kind: 'bar' },
     sql: `SELECT
     model,
     count() AS runs,
@@ -34,6 +37,7 @@ ORDER BY usd_in_loops DESC`,
     title: 'Failure modes by category, last 7 days',
     description: 'Runs that did not succeed, by task category and failure mode',
     requires: { run_analysis: ['task_category', 'failure_mode', 'started_at'] },
+    chart: { x: 'failure_mode', y: 'runs', kind: 'bar' },
     sql: `SELECT
     task_category,
     failure_mode,
@@ -49,6 +53,7 @@ ORDER BY task_category, runs DESC`,
     title: 'Cost per solved task by agent version',
     description: 'Spend divided by successful runs, per agent and version',
     requires: { run_analysis: ['agent_name', 'agent_version', 'status', 'cost_usd'] },
+    chart: { x: 'agent', y: 'usd_per_solved', kind: 'bar' },
     sql: `SELECT
     concat(agent_name, '@', agent_version) AS agent,
     count() AS runs,
@@ -64,6 +69,7 @@ ORDER BY agent`,
     title: 'Steps and tool errors per tool',
     description: 'Calls, steps that used the tool, errors and time spent, per tool',
     requires: { tool_calls: ['tool', 'status', 'run_id', 'step', 'duration_ms'] },
+    chart: { x: 'tool', y: 'errors', kind: 'bar' },
     sql: `SELECT
     tool,
     count() AS calls,

@@ -108,6 +108,14 @@ export function defaultChart(columns: readonly SqlColumn[]): ChartSpec | null {
   return { x, y, kind: isTimeType(columns[x].type) ? 'line' : 'bar' };
 }
 
+/** A chart named by columns (as examples give it), if the result has them. */
+export function chartByNames(columns: readonly SqlColumn[], want: { x: string; y: string; kind: ChartKind }): ChartSpec | null {
+  const x = columns.findIndex((c) => c.name === want.x);
+  const y = columns.findIndex((c) => c.name === want.y);
+  if (x < 0 || y < 0 || !isNumericType(columns[y].type)) return null;
+  return { x, y, kind: want.kind };
+}
+
 /** A spec that still fits the columns (after a new result), else the default. */
 export function fitChart(columns: readonly SqlColumn[], prev: ChartSpec | null): ChartSpec | null {
   if (prev && prev.x < columns.length && prev.y < columns.length && isNumericType(columns[prev.y].type)) return prev;
@@ -144,6 +152,25 @@ export function errorOffset(sql: string, message: string): number | null {
   if (!Number.isInteger(pos) || pos < 1) return null;
   const lead = sql.length - sql.trimStart().length;
   return Math.min(sql.length, lead + pos - 1);
+}
+
+export interface ErrorParts {
+  /** What went wrong, with the text the error points at. */
+  summary: string;
+  /** ClickHouse's list of what it expected instead, when it gave one. */
+  expected: string | null;
+}
+
+/**
+ * Splits a ClickHouse message into what a person reads first and the long "Expected one of"
+ * list, and drops the `FORMAT JSONCompact` that the client appended to the statement.
+ */
+export function splitSqlError(message: string): ErrorParts {
+  const clean = message.replace(/\s*\bFORMAT JSONCompact\b/g, '').trim();
+  const i = clean.search(/\.?\s*Expected one of:/);
+  if (i < 0) return { summary: clean, expected: null };
+  const expected = clean.slice(i).replace(/^\.?\s*Expected one of:\s*/, '').replace(/\.\s*$/, '');
+  return { summary: clean.slice(0, i).trim(), expected: expected || null };
 }
 
 /** Line and column (1-based) of an offset, for "line 3, column 7". */

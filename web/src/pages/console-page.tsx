@@ -16,7 +16,7 @@ import { SavedQueriesPanel } from '../console/saved-queries-panel.js';
 import { SchemaPanel } from '../console/schema-panel.js';
 import { SqlEditor, type SqlEditorHandle } from '../console/sql-editor.js';
 import { availableExamples, type ExampleQuery } from '../lib/sql-examples.js';
-import { downloadName, errorOffset, fitChart, toCsv, toJsonRows, type ChartSpec } from '../lib/sql-result.js';
+import { chartByNames, downloadName, errorOffset, fitChart, toCsv, toJsonRows, type ChartSpec } from '../lib/sql-result.js';
 import '../console/console.css';
 
 const DEFAULT_SQL = `SELECT run_id, model, status, failure_mode, steps, cost_usd
@@ -56,7 +56,7 @@ export function ConsolePage() {
   const savedProject = saved.state.data?.project ?? project;
 
   const execute = useCallback(
-    async (sql?: string) => {
+    async (sql?: string, preferChart?: ExampleQuery['chart']) => {
       const q = sql ?? textRef.current;
       if (!q.trim()) return;
       abort.current?.abort();
@@ -75,7 +75,7 @@ export function ConsolePage() {
         const result = await api.sql(q, {}, { signal: ctrl.signal });
         if (ctrl.signal.aborted) return;
         setRun({ status: 'ok', result, sql: q });
-        setChart((s) => fitChart(result.columns, s));
+        setChart((s) => (preferChart && chartByNames(result.columns, preferChart)) || fitChart(result.columns, s));
       } catch (err) {
         if (ctrl.signal.aborted) return;
         setRun({ status: 'error', error: toApiError(err), sql: q });
@@ -98,15 +98,15 @@ export function ConsolePage() {
   const [name, setName] = useState('');
   const [saveNote, setSaveNote] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const openQuery = (sql: string, from: SavedQuery | null) => {
+  const openQuery = (sql: string, from: SavedQuery | null, chartHint?: ExampleQuery['chart']) => {
     setText(sql);
     setActive(from);
     setName(from?.name ?? '');
     setSaveNote(null);
-    void execute(sql);
+    void execute(sql, chartHint);
   };
   const openExample = (e: ExampleQuery) => {
-    openQuery(e.sql, null);
+    openQuery(e.sql, null, e.chart);
     setName(e.title);
   };
 
