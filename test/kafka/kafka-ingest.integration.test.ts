@@ -2,11 +2,12 @@
 // ClickHouse engine: events produced by kcat (a client we did not write) and by our producer
 // path land exactly once; malformed messages land in the DLQ with their reason; a storage
 // outage delays but loses nothing, commits nothing meanwhile and turns /readyz unready.
+import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { DLQ_HEADERS } from '../../ingest/kafka/dead-letters.js';
 import { exampleRun, getJson, postEvents, removeDataDir } from '../helpers/test-server.js';
-import { admin, countRaw, countRows, groupLag, kcatConsume, kcatProduce, startKafkaServer, stepEvents, uniqueTopic, waitFor } from './kafka-test-helpers.js';
+import { admin, BROKER, countRaw, countRows, groupLag, kcatConsume, kcatProduce, startKafkaServer, stepEvents, uniqueTopic, waitFor } from './kafka-test-helpers.js';
 
 const topic = uniqueTopic('ingest');
 const group = `${topic}.group`;
@@ -55,7 +56,15 @@ describe('Kafka ingestion', () => {
     expect(r.status).toBe(200);
     expect(r.body.accepted).toBe(run.length);
     const runId = String(run[0].run_id);
-    // Keyed by run_id: the whole run is in one partition, in order.
+    // Keyed by run_id: the whole run is in one partition, in order (read back with kcat).
+    const onTopic = await new Promise<string[]>((resolve, reject) =>
+      execFile('kcat', ['-C', '-b', BROKER, '-t', topic, '-e', '-q', '-f', '%k\t%p\t%s\n'], { timeout: 30_000, maxBuffer: 64 << 20 }, (err, out) =>
+        err ? reject(err) : resolve(out.split('\n').filter((l) => l.startsWith(`${runId}\t`))),
+      ),
+    );
+    expect(onTopic).toHaveLength(run.length);
+    expect(new Set(onTopic.map((l) => l.split('\t')[1])).size).toBe(1);
+    expect(onTopic.map((l) => JSON.parse(l.split('\t')[2]).type)).toEqual(run.map((e) => e.type));
     const { body } = await getJson(server.url, '/api/v1/ingest/status');
     expect(body.mode).toBe('kafka');
     expect(body.producer.events_produced).toBeGreaterThanOrEqual(run.length);
