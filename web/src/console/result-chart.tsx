@@ -14,6 +14,10 @@ function compact(v: number): string {
   return `${+v.toFixed(3)}`;
 }
 
+function clip(s: string): string {
+  return s.length > 22 ? `${s.slice(0, 21)}…` : s;
+}
+
 interface Props {
   result: SqlResult;
   spec: ChartSpec | null;
@@ -33,7 +37,13 @@ export function ResultChart({ result, spec, onSpec }: Props) {
     data: points,
     margin: { top: 8, right: 16, bottom: 4, left: 4 },
   };
-  const x = <XAxis dataKey="x" tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} name={xName} />;
+  // Up to 40 categories all get a label, slanted so that long names fit.
+  const slanted = points.length > 8 && points.length <= 40 && points.some((p) => typeof p.x === 'string');
+  const x = slanted ? (
+    <XAxis dataKey="x" tick={{ ...axisTick, textAnchor: 'end' }} angle={-30} interval={0} height={84} tickFormatter={(v: unknown) => clip(String(v))} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} name={xName} />
+  ) : (
+    <XAxis dataKey="x" tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} name={xName} />
+  );
   const y = <YAxis tick={axisTick} tickLine={false} axisLine={false} width={56} tickFormatter={compact} />;
   const tip = <Tooltip contentStyle={tooltipStyle} formatter={(v) => [String(v), yName]} labelFormatter={(l) => `${xName}: ${String(l)}`} />;
   return (

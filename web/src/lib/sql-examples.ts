@@ -1,5 +1,7 @@
 // Example queries of the SQL console, written against our schema (migrations 0001, 0002). Each
-// names the tables and columns it needs; the console offers only those the schema has.
+// names the tables and columns it needs; the console offers only those the schema has. The
+// failure-mode columns come from the analyzer's own list of modes.
+import { FAILURE_MODES } from '../../../analytics/failure-modes/failure-types.js';
 import type { SqlSchemaTable } from '../../../schemas/api.js';
 import { hasColumns } from './sql-schema.js';
 
@@ -35,18 +37,17 @@ ORDER BY usd_in_loops DESC`,
   {
     id: 'failure-modes-by-category',
     title: 'Failure modes by category, last 7 days',
-    description: 'Runs that did not succeed, by task category and failure mode',
+    description: 'Runs that did not succeed in the last 7 days, per task category, one column per failure mode',
     requires: { run_analysis: ['task_category', 'failure_mode', 'started_at'] },
-    chart: { x: 'failure_mode', y: 'runs', kind: 'bar' },
+    chart: { x: 'task_category', y: 'failed', kind: 'bar' },
     sql: `SELECT
     task_category,
-    failure_mode,
-    count() AS runs
+    countIf(failure_mode != '') AS failed,
+${FAILURE_MODES.map((m) => `    countIf(failure_mode = '${m}') AS ${m}`).join(',\n')}
 FROM run_analysis FINAL
 WHERE started_at >= now() - INTERVAL 7 DAY
-  AND failure_mode != ''
-GROUP BY task_category, failure_mode
-ORDER BY task_category, runs DESC`,
+GROUP BY task_category
+ORDER BY failed DESC`,
   },
   {
     id: 'cost-per-solved-by-agent-version',

@@ -38,6 +38,9 @@ function toApiError(err: unknown): ApiError {
 
 export function ConsolePage() {
   const [params, setParams] = useSearchParams();
+  // setSearchParams changes with the URL; the run function must not (it would re-run effects).
+  const setParamsRef = useRef(setParams);
+  setParamsRef.current = setParams;
   const urlSql = params.get('sql');
   const project = params.get('project') || undefined;
   const [text, setText] = useState(urlSql ?? DEFAULT_SQL);
@@ -63,7 +66,7 @@ export function ConsolePage() {
       const ctrl = new AbortController();
       abort.current = ctrl;
       setRun((r) => ({ status: 'running', result: r.status === 'ok' || r.status === 'running' ? r.result : undefined }));
-      setParams(
+      setParamsRef.current(
         (p) => {
           const next = new URLSearchParams(p);
           next.set('sql', q);
@@ -81,17 +84,16 @@ export function ConsolePage() {
         setRun({ status: 'error', error: toApiError(err), sql: q });
       }
     },
-    [setParams],
+    [],
   );
 
-  // A link with ?sql=… runs its query once on arrival.
-  const ranFromUrl = useRef(false);
+  // A link with ?sql=… runs its query once on arrival (later runs write the URL themselves).
+  // (`execute` never changes, so this runs on mount; leaving the page aborts a running query.)
+  const arrivalSql = useRef(urlSql);
   useEffect(() => {
-    if (ranFromUrl.current || !urlSql) return;
-    ranFromUrl.current = true;
-    void execute(urlSql);
-  }, [urlSql, execute]);
-  useEffect(() => () => abort.current?.abort(), []);
+    if (arrivalSql.current) void execute(arrivalSql.current);
+    return () => abort.current?.abort();
+  }, [execute]);
 
   // Saved queries: the one open in the editor, and the name field of the save form.
   const [active, setActive] = useState<SavedQuery | null>(null);
