@@ -117,6 +117,13 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     }
     if (st.input_tokens > maxInput) maxInput = st.input_tokens;
   }
+  const tools = new Map<string, { calls: number; errors: number }>();
+  for (const c of rows.tool_calls) {
+    const t = tools.get(c.tool) ?? { calls: 0, errors: 0 };
+    t.calls++;
+    if (c.status === 'error') t.errors++;
+    tools.set(c.tool, t);
+  }
   return {
     project: s(r.project),
     run_id: s(r.run_id),
@@ -170,5 +177,9 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     self_corrected: selfCorrection.numerator,
     rework_repeated: rework.numerator,
     actions: rework.denominator,
+    step_input_tokens: [...rows.steps].sort((a, b) => a.step - b.step).map((x) => x.input_tokens),
+    tool_names: [...tools.keys()],
+    tool_call_counts: [...tools.values()].map((t) => t.calls),
+    tool_error_counts: [...tools.values()].map((t) => t.errors),
   };
 }

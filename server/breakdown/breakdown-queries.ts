@@ -4,15 +4,16 @@ import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { dimensionSql, METRIC_AGGREGATES, toRunMetrics } from '../metrics/run-aggregates.js';
 import { num } from '../runs/row-conversions.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { runSummarySql } from '../runs/run-summary-sql.js';
+import { summarySql } from '../runs/run-summary-sql.js';
 
 export async function getBreakdown(storage: Storage, f: RunFilters, by: string, limit: number): Promise<Breakdown> {
   if (by === 'tool') return getToolBreakdown(storage, f, limit);
   const params: QueryParams = { limit };
   const key = dimensionSql(by, params);
+  const summary = await summarySql(storage, f, params);
   const rows = await storage.query<Record<string, unknown>>(
     `SELECT ${key} AS key, ${METRIC_AGGREGATES}
-     FROM (${runSummarySql(f, params)})
+     FROM (${summary})
      GROUP BY key ORDER BY runs DESC, key LIMIT {limit:UInt32}`,
     params,
   );
@@ -21,10 +22,11 @@ export async function getBreakdown(storage: Storage, f: RunFilters, by: string, 
 
 async function getToolBreakdown(storage: Storage, f: RunFilters, limit: number): Promise<Breakdown> {
   const params: QueryParams = { limit };
+  const summary = await summarySql(storage, f, params);
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT tool, count() AS calls, countIf(status = 'error') AS errors, uniqExact(project, run_id) AS runs
-     FROM tool_calls FINAL
-     WHERE (project, run_id) IN (SELECT project, run_id FROM (${runSummarySql(f, params)}))
+    `SELECT tool, sum(c) AS calls, sum(e) AS errors, count() AS runs
+     FROM (SELECT tool_names, tool_call_counts, tool_error_counts FROM (${summary}))
+     ARRAY JOIN tool_names AS tool, tool_call_counts AS c, tool_error_counts AS e
      GROUP BY tool ORDER BY calls DESC, tool LIMIT {limit:UInt32}`,
     params,
   );

@@ -6,11 +6,11 @@ import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { METRIC_AGGREGATES, toRunMetrics } from '../metrics/run-aggregates.js';
 import { num } from '../runs/row-conversions.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { runSummarySql } from '../runs/run-summary-sql.js';
+import { summarySql } from '../runs/run-summary-sql.js';
 
 async function cohort(storage: Storage, f: RunFilters): Promise<{ metrics: RunMetrics; modes: Map<string, number> }> {
   const params: QueryParams = {};
-  const summary = runSummarySql(f, params);
+  const summary = await summarySql(storage, f, params);
   const [[row], modes] = await Promise.all([
     storage.query<Record<string, unknown>>(`SELECT ${METRIC_AGGREGATES} FROM (${summary})`, params),
     storage.query<{ mode: string; n: string }>(

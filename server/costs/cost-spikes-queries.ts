@@ -13,7 +13,7 @@ import type { CostSpikesReport } from '../../schemas/api.js';
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { num } from '../runs/row-conversions.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { runSummarySql } from '../runs/run-summary-sql.js';
+import { findStaleRuns, runSummarySql, type StaleRuns } from '../runs/run-summary-sql.js';
 
 export async function getCostSpikes(
   storage: Storage,
@@ -22,26 +22,36 @@ export async function getCostSpikes(
   limit: number,
 ): Promise<CostSpikesReport> {
   const cfg = { ...DEFAULT_COST_SPIKE_CONFIG, ...config };
-  const [runs, steps, hours] = await Promise.all([runSpikes(storage, f, cfg, limit), stepSpikes(storage, f, cfg, limit), hourSpikes(storage, f, cfg)]);
+  const stale = await findStaleRuns(storage, f);
+  const [runs, steps, hours] = await Promise.all([
+    runSpikes(storage, f, stale, cfg, limit),
+    stepSpikes(storage, f, stale, cfg, limit),
+    hourSpikes(storage, f, stale, cfg),
+  ]);
   return { runs, steps, hours };
 }
 
-async function runSpikes(storage: Storage, f: RunFilters, cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['runs']> {
+async function runSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['runs']> {
   const params: QueryParams = { min_runs: cfg.minCohortRuns, z: cfg.zThreshold };
+  // One pass over the summary: cohort median, then the median and mean of deviations from it.
   const rows = await storage.query<Record<string, unknown>>(
-    `WITH s AS (SELECT project, run_id, task_category, model, cost_usd FROM (${runSummarySql(f, params)})),
-     c AS (SELECT project, task_category, model, count() AS n, quantileExactInclusive(0.5)(cost_usd) AS med
-           FROM s GROUP BY project, task_category, model HAVING n >= {min_runs:UInt32}),
-     d AS (SELECT s.project AS project, s.task_category AS task_category, s.model AS model, s.run_id AS run_id,
-                  s.cost_usd AS cost_usd, c.n AS n, c.med AS med, abs(s.cost_usd - c.med) AS dev
-           FROM s INNER JOIN c ON s.project = c.project AND s.task_category = c.task_category AND s.model = c.model),
-     m AS (SELECT project, task_category, model, quantileExactInclusive(0.5)(dev) AS mad, avg(dev) AS mean_dev
-           FROM d GROUP BY project, task_category, model)
-     SELECT d.project AS project, d.task_category AS task_category, d.model AS model, d.run_id AS run_id, d.cost_usd AS cost_usd,
-            d.n AS n, d.med AS med, m.mad AS mad, m.mean_dev AS mean_dev
-     FROM d INNER JOIN m ON d.project = m.project AND d.task_category = m.task_category AND d.model = m.model
-     WHERE d.cost_usd > d.med AND if(m.mad > 0, 0.6745 * (d.cost_usd - d.med) / m.mad,
-                                     if(m.mean_dev > 0, (d.cost_usd - d.med) / (1.253314 * m.mean_dev), inf)) > {z:Float64} * 0.999`,
+    `SELECT project, task_category, model, run_id, cost_usd, n, med, mad, mean_dev FROM
+     (
+       SELECT *, quantileExactInclusive(0.5)(dev) OVER w AS mad, avg(dev) OVER w AS mean_dev FROM
+       (
+         SELECT *, abs(cost_usd - med) AS dev FROM
+         (
+           SELECT project, task_category, model, run_id, cost_usd,
+                  quantileExactInclusive(0.5)(cost_usd) OVER w AS med, count() OVER w AS n
+           FROM (${runSummarySql(f, params, stale)})
+           WINDOW w AS (PARTITION BY project, task_category, model)
+         )
+         WHERE n >= {min_runs:UInt32}
+       )
+       WINDOW w AS (PARTITION BY project, task_category, model)
+     )
+     WHERE cost_usd > med AND if(mad > 0, 0.6745 * (cost_usd - med) / mad,
+                                 if(mean_dev > 0, (cost_usd - med) / (1.253314 * mean_dev), inf)) > {z:Float64} * 0.999`,
     params,
   );
   return rows
@@ -65,41 +75,48 @@ async function runSpikes(storage: Storage, f: RunFilters, cfg: CostSpikeConfig, 
     .slice(0, limit);
 }
 
-async function stepSpikes(storage: Storage, f: RunFilters, cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['steps']> {
+async function stepSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['steps']> {
+  // Each cohort's p99 of step input tokens, from the runs' rollups (one row per run, no step scan),
+  // then the steps above p99 × factor. Steps are identified by their position in step order.
   const params: QueryParams = { min_steps: cfg.minCohortSteps, factor: cfg.contextFactor, limit };
   const rows = await storage.query<Record<string, unknown>>(
-    `WITH s AS (SELECT project, run_id, task_category, model, max_input_tokens FROM (${runSummarySql(f, params)})),
-     st AS (SELECT s.project AS project, s.run_id AS run_id, s.task_category AS task_category, s.model AS model,
-                   steps.step AS step, steps.input_tokens AS input_tokens
-            FROM (SELECT project, run_id, step, input_tokens FROM steps FINAL
-                  WHERE (project, run_id) IN (SELECT project, run_id FROM s)) AS steps
-            INNER JOIN s ON s.project = steps.project AND s.run_id = steps.run_id),
-     c AS (SELECT project, task_category, model, quantileExactInclusive(0.99)(input_tokens) AS p99
-           FROM st GROUP BY project, task_category, model HAVING count() >= {min_steps:UInt32} AND p99 > 0)
-     SELECT st.project AS project, st.run_id AS run_id, st.step AS step, st.input_tokens AS input_tokens, c.p99 AS p99
-     FROM st INNER JOIN c ON st.project = c.project AND st.task_category = c.task_category AND st.model = c.model
-     WHERE st.input_tokens > c.p99 * {factor:Float64}
-     ORDER BY st.input_tokens / c.p99 DESC, run_id, step
+    `SELECT project, run_id, task_category, model, tokens, position, p99 FROM
+     (
+       SELECT project, run_id, task_category, model, step_input_tokens,
+              quantileExactInclusiveArray(0.99)(step_input_tokens) OVER w AS p99, sum(length(step_input_tokens)) OVER w AS n
+       FROM (SELECT project, run_id, task_category, model, step_input_tokens FROM (${runSummarySql(f, params, stale)}))
+       WINDOW w AS (PARTITION BY project, task_category, model)
+     )
+     ARRAY JOIN step_input_tokens AS tokens, arrayEnumerate(step_input_tokens) AS position
+     WHERE n >= {min_steps:UInt32} AND p99 > 0 AND tokens > p99 * {factor:Float64}
+     ORDER BY tokens / p99 DESC, run_id
      LIMIT {limit:UInt32}`,
     params,
   );
-  return rows.map((r) => ({
-    project: String(r.project),
-    run_id: String(r.run_id),
-    step: num(r.step),
-    input_tokens: num(r.input_tokens),
-    cohort_p99: num(r.p99),
-    factor: num(r.input_tokens) / num(r.p99),
-  }));
+  if (rows.length === 0) return [];
+  // Step indices of the blown-up positions (the rollup keeps tokens in step order).
+  const p2: QueryParams = { ids: [...new Set(rows.map((r) => String(r.run_id)))] };
+  const steps = await storage.query<{ project: string; run_id: string; steps: number[] }>(
+    `SELECT project, run_id, arraySort(groupArray(step)) AS steps FROM steps FINAL
+     WHERE run_id IN {ids:Array(String)} GROUP BY project, run_id`,
+    p2,
+  );
+  const index = new Map(steps.map((s) => [`${s.project}\u0000${s.run_id}`, s.steps.map(Number)]));
+  return rows.map((r) => {
+    const tokens = num(r.tokens);
+    const q = num(r.p99);
+    const list = index.get(`${r.project}\u0000${r.run_id}`) ?? [];
+    return { project: String(r.project), run_id: String(r.run_id), step: list[num(r.position) - 1] ?? num(r.position) - 1, input_tokens: tokens, cohort_p99: q, factor: tokens / q };
+  });
 }
 
-async function hourSpikes(storage: Storage, f: RunFilters, cfg: CostSpikeConfig): Promise<CostSpikesReport['hours']> {
+async function hourSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig): Promise<CostSpikesReport['hours']> {
   const params: QueryParams = {};
   // Spend per hour of the runs' start (runs last minutes, so this is close to spend per hour of steps
   // and reads one row per run instead of every step).
   const rows = await storage.query<{ hour: string; cost: number }>(
     `SELECT toUnixTimestamp(toStartOfHour(started_at)) * 1000 AS hour, sum(cost_usd) AS cost
-     FROM (${runSummarySql(f, params)}) GROUP BY hour ORDER BY hour`,
+     FROM (${runSummarySql(f, params, stale)}) GROUP BY hour ORDER BY hour`,
     params,
   );
   return findHourlySpendSpikes(rows.map((r) => ({ hour: Number(r.hour), cost_usd: Number(r.cost) })), cfg).map((h) => ({

@@ -6,12 +6,13 @@ import { chooseBucketSeconds } from '../metrics/overview-queries.js';
 import { dimensionSql } from '../metrics/run-aggregates.js';
 import { isoTime, num } from '../runs/row-conversions.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { runSummarySql } from '../runs/run-summary-sql.js';
+import { runSummarySql, findStaleRuns } from '../runs/run-summary-sql.js';
 
 export async function getFailures(storage: Storage, f: RunFilters, by: string, examples: number): Promise<FailuresReport> {
   const params: QueryParams = { examples };
   const key = dimensionSql(by, params);
-  const summary = runSummarySql(f, params);
+  const stale = await findStaleRuns(storage, f);
+  const summary = runSummarySql(f, params, stale);
   const [[span], modes, dims] = await Promise.all([
     storage.query<Record<string, unknown>>(
       `SELECT countIf(status != 'running' OR failure_mode != '') AS runs, countIf(failure_mode != '') AS failed,
@@ -41,7 +42,7 @@ export async function getFailures(storage: Storage, f: RunFilters, by: string, e
   const tp: QueryParams = { bucket: seconds };
   const time = await storage.query<Record<string, unknown>>(
     `SELECT toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})) AS bucket, failure_mode AS mode, count() AS n
-     FROM (${runSummarySql(f, tp)}) WHERE failure_mode != '' GROUP BY bucket, mode ORDER BY bucket`,
+     FROM (${runSummarySql(f, tp, stale)}) WHERE failure_mode != '' GROUP BY bucket, mode ORDER BY bucket`,
     tp,
   );
   const points = new Map<string, Record<string, number>>();

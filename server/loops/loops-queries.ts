@@ -4,11 +4,11 @@ import type { LoopInfo, LoopRow, LoopsReport } from '../../schemas/api.js';
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { isoTime, num } from '../runs/row-conversions.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { runSummarySql } from '../runs/run-summary-sql.js';
+import { summarySql } from '../runs/run-summary-sql.js';
 
 export async function getLoops(storage: Storage, f: RunFilters, limit: number, kind?: string): Promise<LoopsReport> {
   const params: QueryParams = { limit };
-  const summary = runSummarySql(f, params);
+  const summary = await summarySql(storage, f, params);
   const loopsOf = `SELECT project, run_id, started_at, model, agent_name, status, arrayJoin(JSONExtractArrayRaw(loops)) AS loop
                    FROM (${summary}) WHERE loop_count > 0`;
   const kindWhere = kind ? 'WHERE JSONExtractString(loop, \'kind\') = {kind:String}' : '';

@@ -3,7 +3,7 @@ import type { FilterOptions, Overview, Timeseries, TimeseriesPoint } from '../..
 import { wilsonInterval } from '../../analytics/robust-stats.js';
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { runSummarySql } from '../runs/run-summary-sql.js';
+import { findStaleRuns, runSummarySql, summarySql } from '../runs/run-summary-sql.js';
 import { isoTime, num, numOrNull } from '../runs/row-conversions.js';
 import { dimensionSql, METRIC_AGGREGATES, toRunMetrics } from './run-aggregates.js';
 
@@ -23,7 +23,7 @@ const RUN_AGGREGATES = `
 
 export async function getOverview(storage: Storage, f: RunFilters): Promise<Overview> {
   const params: QueryParams = {};
-  const summary = runSummarySql(f, params);
+  const summary = await summarySql(storage, f, params);
   const [[row], byStatus] = await Promise.all([
     storage.query<Record<string, unknown>>(
       `SELECT ${RUN_AGGREGATES}, min(started_at) AS first_run, max(started_at) AS last_run FROM (${summary})`,
@@ -78,11 +78,12 @@ export async function getTimeseries(
 ): Promise<Timeseries> {
   let from = f.from;
   let to = f.to;
+  const stale = await findStaleRuns(storage, f);
   if (from === undefined || to === undefined) {
     const params: QueryParams = {};
     const [span] = await storage.query<{ lo: string | null; hi: string | null }>(
       `SELECT toUnixTimestamp64Milli(min(started_at)) AS lo, toUnixTimestamp64Milli(max(started_at)) AS hi
-       FROM (${runSummarySql(f, params)})`,
+       FROM (${runSummarySql(f, params, stale)})`,
       params,
     );
     from ??= span?.lo != null ? Number(span.lo) : Date.now() - 86_400_000;
@@ -93,7 +94,7 @@ export async function getTimeseries(
   const key = groupBy ? dimensionSql(groupBy, params) : "''";
   const rows = await storage.query<Record<string, unknown>>(
     `SELECT toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})) AS bucket, ${key} AS key, ${METRIC_AGGREGATES}
-     FROM (${runSummarySql({ ...f, from, to }, params)})
+     FROM (${runSummarySql({ ...f, from, to }, params, stale)})
      GROUP BY bucket, key ORDER BY bucket`,
     params,
   );
@@ -127,7 +128,7 @@ export async function getTimeseries(
   const [totals] = await Promise.all([
     storage.query<Record<string, unknown>>(
       `SELECT toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})) AS bucket, ${METRIC_AGGREGATES}
-       FROM (${runSummarySql({ ...f, from, to }, params)}) GROUP BY bucket ORDER BY bucket`,
+       FROM (${runSummarySql({ ...f, from, to }, params, stale)}) GROUP BY bucket ORDER BY bucket`,
       params,
     ),
   ]);

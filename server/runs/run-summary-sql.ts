@@ -1,7 +1,7 @@
 // SQL for one summary row per run (run_start and run_end fields merged, step and tool-call
 // totals exact under re-delivery), filtered by RunFilters. Identifiers are fixed here; every
 // value is a {name:Type} parameter. Pure: returns SQL text and parameters.
-import type { QueryParams } from '../../storage/gateway.js';
+import type { QueryParams, Storage } from '../../storage/gateway.js';
 import type { RunFilters } from './run-filters.js';
 
 /** Verdict columns of run_analysis carried into the summary (besides failure_mode). */
@@ -10,6 +10,9 @@ export const ANALYSIS_COLUMNS = [
   'suspicious_reasons', 'self_corrected', 'rework_repeated', 'actions', 'loops',
 ] as const;
 
+/** Step- and tool-level rollups of a run (arrays): read only by the queries that need them. */
+export const ROLLUP_ARRAYS = ['step_input_tokens', 'tool_names', 'tool_call_counts', 'tool_error_counts'] as const;
+
 /** Columns both branches of the summary give, in order (see runSummarySql). */
 const SUMMARY_COLUMNS = [
   'project', 'run_id', 'started_at', 'ended_at', 'last_event_at', 'status', 'agent_name', 'agent_version', 'model',
@@ -17,31 +20,80 @@ const SUMMARY_COLUMNS = [
   'tests_passed', 'tests_failed', 'label_failure_mode', 'error_type', 'error_message', 'steps', 'tool_calls',
   'tool_errors', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens',
   'cost_usd', 'cost_estimated', 'latency_ms_sum', 'latency_count', 'max_input_tokens', 'analysis_failure_mode',
-  ...ANALYSIS_COLUMNS,
+  ...ANALYSIS_COLUMNS, ...ROLLUP_ARRAYS,
 ] as const;
+
+/** Runs without a fresh analysis, as parallel arrays (project, run_id); null when too many to list. */
+export interface StaleRuns {
+  projects: string[];
+  runIds: string[];
+}
+
+/** Beyond this many stale runs (a backfill in progress) the summary finds them in SQL instead. */
+const MAX_LISTED_STALE = 5000;
+
+/**
+ * Runs whose analysis does not cover every row stored for them (or that have none): the run's
+ * max(runs.ingested_at) is later than the latest analysis' source_ingested_at. One aggregation
+ * over both tables' keys, no join. Usually a handful: those with events in the last seconds.
+ */
+export async function findStaleRuns(storage: Storage, f: RunFilters, runId?: string): Promise<StaleRuns | null> {
+  const params: QueryParams = {};
+  const pre = preConditions(f, params, runId);
+  const where = pre.length ? `WHERE ${pre.join(' AND ')}` : '';
+  params.max = MAX_LISTED_STALE + 1;
+  const rows = await storage.query<{ project: string; run_id: string }>(
+    `SELECT project, run_id FROM
+     (
+       SELECT project, run_id, max(ingested_at) AS stored, toDateTime64(0, 6, 'UTC') AS analysed FROM runs ${where} GROUP BY project, run_id
+       UNION ALL
+       SELECT project, run_id, toDateTime64(0, 6, 'UTC') AS stored, max(source_ingested_at) AS analysed FROM run_analysis ${where} GROUP BY project, run_id
+     )
+     GROUP BY project, run_id HAVING max(stored) > max(analysed)
+     LIMIT {max:UInt32}`,
+    params,
+  );
+  if (rows.length > MAX_LISTED_STALE) return null;
+  return { projects: rows.map((r) => r.project), runIds: rows.map((r) => r.run_id) };
+}
+
+/** The summary SQL for these filters, after finding the runs that need raw aggregation. */
+export async function summarySql(storage: Storage, f: RunFilters, params: QueryParams, runId?: string): Promise<string> {
+  return runSummarySql(f, params, await findStaleRuns(storage, f, runId), runId);
+}
 
 /**
  * The per-run summary as a subquery: columns named like RunSummary's fields, plus the analysis
  * columns. Runs whose analysis is fresh (it covers every row stored for the run: its
  * source_ingested_at equals the run's max(runs.ingested_at)) are read from run_analysis, one row
  * each; the others (not analysed yet, or events arrived since) are aggregated from the raw tables,
- * so totals are exact either way and runs that are still going stay visible.
+ * so totals are exact either way and runs that are still going stay visible. `stale` lists those
+ * others (findStaleRuns); when null they are found inside the query (slower).
  */
-export function runSummarySql(f: RunFilters, params: QueryParams): string {
-  const pre = preConditions(f, params);
+export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRuns | null = null, runId?: string): string {
+  const pre = preConditions(f, params, runId);
   const preWhere = pre.length ? `AND ${pre.join(' AND ')}` : '';
   const post = postConditions(f, params);
-  const freshKeys = `(project, run_id, source_ingested_at) IN
+  const postWhere = post.length ? `AND ${post.join(' AND ')}` : '';
+  const freshColumns = SUMMARY_COLUMNS.map((c) => (c === 'analysis_failure_mode' ? 'failure_mode AS analysis_failure_mode' : c)).join(', ');
+  let fresh: string;
+  let stalePart: string | null;
+  if (stale) {
+    params.st_p = stale.projects;
+    params.st_r = stale.runIds;
+    const listed = `(project, run_id) IN (SELECT x.1, x.2 FROM (SELECT arrayJoin(arrayZip({st_p:Array(String)}, {st_r:Array(String)})) AS x))`;
+    fresh = `SELECT ${freshColumns} FROM run_analysis FINAL WHERE 1 ${preWhere} ${postWhere} ${stale.runIds.length ? `AND NOT ${listed}` : ''}`;
+    stalePart = stale.runIds.length ? rawSummarySql(f, params, listed) : null;
+  } else {
+    const freshKeys = `(project, run_id, source_ingested_at) IN
         (SELECT project, run_id, max(ingested_at) FROM runs WHERE 1 ${preWhere} GROUP BY project, run_id)`;
-  const fresh = `
-      SELECT ${SUMMARY_COLUMNS.map((c) => (c === 'analysis_failure_mode' ? 'failure_mode AS analysis_failure_mode' : c)).join(', ')}
-      FROM run_analysis FINAL
-      WHERE ${freshKeys} ${preWhere} ${post.length ? `AND ${post.join(' AND ')}` : ''}`;
-  const stale = rawSummarySql(
-    f,
-    params,
-    `(project, run_id) NOT IN (SELECT project, run_id FROM run_analysis FINAL WHERE ${freshKeys} ${preWhere})`,
-  );
+    fresh = `SELECT ${freshColumns} FROM run_analysis FINAL WHERE ${freshKeys} ${preWhere} ${postWhere}`;
+    stalePart = rawSummarySql(
+      f,
+      params,
+      `${runId !== undefined ? 'run_id = {f_run_id:String} AND ' : ''}(project, run_id) NOT IN (SELECT project, run_id FROM run_analysis FINAL WHERE ${freshKeys} ${preWhere})`,
+    );
+  }
   const outer: string[] = [];
   if (f.failure_mode.length) {
     params.f_failure_mode = f.failure_mode;
@@ -54,14 +106,17 @@ export function runSummarySql(f: RunFilters, params: QueryParams): string {
     FROM
     (
       ${fresh}
-      UNION ALL
-      SELECT ${SUMMARY_COLUMNS.join(', ')} FROM (${stale})
+      ${stalePart ? `UNION ALL SELECT ${SUMMARY_COLUMNS.join(', ')} FROM (${stalePart})` : ''}
     )
     ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''}`;
 }
 
-function preConditions(f: RunFilters, params: QueryParams): string[] {
+function preConditions(f: RunFilters, params: QueryParams, runId?: string): string[] {
   const pre: string[] = [];
+  if (runId !== undefined) {
+    params.f_run_id = runId;
+    pre.push('run_id = {f_run_id:String}');
+  }
   if (f.project.length) {
     params.f_project = f.project;
     pre.push('project IN {f_project:Array(String)}');
@@ -183,6 +238,10 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
       ifNull(st.latency_ms_sum, 0) AS latency_ms_sum,
       ifNull(st.latency_count, 0) AS latency_count,
       ifNull(st.max_input_tokens, 0) AS max_input_tokens,
+      st.step_input_tokens AS step_input_tokens,
+      tt.tool_names AS tool_names,
+      tt.tool_call_counts AS tool_call_counts,
+      tt.tool_error_counts AS tool_error_counts,
       ra.failure_mode AS analysis_failure_mode,
       ${ANALYSIS_COLUMNS.map((c) => `ra.${c} AS ${c}`).join(',\n      ')}
     FROM filtered_runs AS r
@@ -199,7 +258,8 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
         max(cost_estimated) AS cost_estimated,
         sum(ifNull(latency_ms, 0)) AS latency_ms_sum,
         count(latency_ms) AS latency_count,
-        max(steps.input_tokens) AS max_input_tokens
+        max(steps.input_tokens) AS max_input_tokens,
+        arrayMap(x -> x.2, arraySort(groupArray((steps.step, steps.input_tokens)))) AS step_input_tokens
       FROM steps FINAL
       WHERE ${picked}
       GROUP BY project, run_id
@@ -211,6 +271,18 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
       WHERE ${picked}
       GROUP BY project, run_id
     ) AS tc ON tc.project = r.project AND tc.run_id = r.run_id
+    LEFT JOIN
+    (
+      SELECT project, run_id, groupArray(tool) AS tool_names, groupArray(calls) AS tool_call_counts, groupArray(errors) AS tool_error_counts
+      FROM
+      (
+        SELECT project, run_id, tool, toUInt32(count()) AS calls, toUInt32(countIf(status = 'error')) AS errors
+        FROM tool_calls FINAL
+        WHERE ${picked}
+        GROUP BY project, run_id, tool
+      )
+      GROUP BY project, run_id
+    ) AS tt ON tt.project = r.project AND tt.run_id = r.run_id
     LEFT JOIN
     (
       SELECT project, run_id, failure_mode, ${ANALYSIS_COLUMNS.join(', ')}

@@ -3,9 +3,12 @@ import type { RunDetail, RunsPage, RunSummary, ScoreRow, StepRow, ToolCallRow } 
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
 import type { RunFilters } from './run-filters.js';
-import { RUN_SORTS, runSummarySql, type RunSort } from './run-summary-sql.js';
+import { ROLLUP_ARRAYS, RUN_SORTS, summarySql, type RunSort } from './run-summary-sql.js';
 import { isoTime, num, numOrNull, parseJsonObject } from './row-conversions.js';
 import { getRunAnalysis } from './run-analysis-query.js';
+
+/** Summary columns the runs list does not show (JSON and per-step / per-tool arrays). */
+const HEAVY = ['loops', ...ROLLUP_ARRAYS].join(', ');
 
 export interface RunListOptions {
   sort: RunSort;
@@ -31,8 +34,9 @@ export async function listRuns(storage: Storage, filters: RunFilters, o: RunList
     const cmp = o.order === 'asc' ? '>' : '<';
     after = `WHERE (sort_key, run_id, project) ${cmp} ({c_k:Float64}, {c_id:String}, {c_p:String})`;
   }
+  const summary = await summarySql(storage, filters, params);
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT *, ${key} AS sort_key FROM (${runSummarySql(filters, params)})
+    `SELECT * EXCEPT (${HEAVY}), ${key} AS sort_key FROM (${summary})
      ${after}
      ORDER BY sort_key ${dir}, run_id ${dir}, project ${dir}
      LIMIT {limit:UInt32}`,
@@ -60,8 +64,9 @@ export async function getRun(storage: Storage, runId: string, o: RunDetailOption
     from: undefined, to: undefined,
   };
   const params: QueryParams = { run_id: runId };
+  const summary = await summarySql(storage, filters, params, runId);
   const runs = await storage.query<Record<string, unknown>>(
-    `SELECT * FROM (${runSummarySql(filters, params)}) WHERE run_id = {run_id:String} ORDER BY last_event_at DESC LIMIT 2`,
+    `SELECT * EXCEPT (${HEAVY}) FROM (${summary}) WHERE run_id = {run_id:String} ORDER BY last_event_at DESC LIMIT 2`,
     params,
   );
   if (runs.length === 0) throw new ApiError(404, 'not_found', `run ${runId} not found`);
