@@ -24,13 +24,14 @@ const RUN_AGGREGATES = `
 export async function getOverview(storage: Storage, f: RunFilters): Promise<Overview> {
   const params: QueryParams = {};
   const summary = await summarySql(storage, f, params);
-  const [[row], byStatus] = await Promise.all([
-    storage.query<Record<string, unknown>>(
-      `SELECT ${RUN_AGGREGATES}, min(started_at) AS first_run, max(started_at) AS last_run FROM (${summary})`,
-      params,
-    ),
-    storage.query<{ status: string; c: string }>(`SELECT status, count() AS c FROM (${summary}) GROUP BY status`, params),
-  ]);
+  // One pass: the status counts ride along as a map.
+  const [row] = await storage.query<Record<string, unknown>>(
+    `SELECT ${RUN_AGGREGATES}, min(started_at) AS first_run, max(started_at) AS last_run,
+            sumMap(map(toString(status), toUInt64(1))) AS status_map
+     FROM (${summary})`,
+    params,
+  );
+  const byStatus = Object.entries((row?.status_map ?? {}) as Record<string, unknown>).map(([status, c]) => ({ status, c: String(c) }));
   const runs = num(row?.runs);
   const ended = num(row?.ended);
   const successes = num(row?.successes);
