@@ -167,6 +167,11 @@ export async function getFilterOptions(storage: Storage, project: string[]): Pro
        FROM runs ${where} GROUP BY project, run_id)`,
     params,
   );
+  // Failure modes the run analyzer gave (runs without a label in run_end).
+  const analysed = await storage.query<{ m: string }>(
+    `SELECT DISTINCT failure_mode AS m FROM run_analysis ${where} LIMIT 100`,
+    params,
+  );
   const clean = (xs: string[] | undefined) => (xs ?? []).filter(Boolean).sort();
   return {
     projects: clean(r?.projects),
@@ -176,6 +181,6 @@ export async function getFilterOptions(storage: Storage, project: string[]): Pro
     task_categories: clean(r?.task_categories),
     environments: clean(r?.environments),
     statuses: clean(r?.statuses),
-    failure_modes: clean(r?.failure_modes),
+    failure_modes: clean([...new Set([...(r?.failure_modes ?? []), ...analysed.map((x) => x.m)])]),
   };
 }

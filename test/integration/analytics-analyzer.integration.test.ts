@@ -65,6 +65,9 @@ describe('run analyzer', () => {
     // Every mode the demo shows is filterable, and the filter finds exactly those runs.
     const loops = await listAll('&failure_mode=dead_loop');
     expect([...loops.keys()].sort()).toEqual(runs.filter((r) => r.truth.outcome === 'dead_loop').map((r) => r.truth.runId).sort());
+    // ...and offered by the filter pickers.
+    const { body: options } = await getJson(srv.url, '/api/v1/filters?project=demo');
+    expect(options.failure_modes).toEqual(expect.arrayContaining(['dead_loop', 'tests_failed', 'abandoned']));
   });
 
   it('gives the verdict in the run detail: rule, reason, loops with their span and waste, evidence', async () => {
