@@ -38,8 +38,11 @@ export class RunAnalyzer {
   private readonly dirty = new Map<string, Dirty>();
   private timer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private firstSweep: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private closed = false;
+  /** No more sweeps (closing). */
+  private stopped = false;
   private needsFlush = false;
   private readonly clock: () => number;
   /** Analyses written since start (tests, stats). */
@@ -56,11 +59,12 @@ export class RunAnalyzer {
   start(): void {
     const tick = () => {
       this.sweepTimer = setTimeout(() => {
-        this.sweep().catch((err) => this.opts.onError?.(err)).finally(() => !this.closed && tick());
+        this.sweep().catch((err) => this.opts.onError?.(err)).finally(() => !this.stopped && tick());
       }, this.opts.sweepMs);
       this.sweepTimer.unref();
     };
-    setTimeout(() => void this.sweep().catch((err) => this.opts.onError?.(err)), 1000).unref();
+    this.firstSweep = setTimeout(() => void this.sweep().catch((err) => this.opts.onError?.(err)), 1000);
+    this.firstSweep.unref();
     tick();
   }
 
@@ -103,12 +107,15 @@ export class RunAnalyzer {
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    if (this.firstSweep) clearTimeout(this.firstSweep);
+    this.stopped = true;
     await this.drain().catch((err) => this.opts.onError?.(err));
     this.closed = true;
   }
 
   /** Finds runs to (re)analyse: idle runs without run_end, and runs stored since their analysis. */
   async sweep(): Promise<number> {
+    if (this.stopped) return 0;
     const idleBefore = this.clock() - this.opts.idleTimeoutMs;
     const rows = await this.storage.query<{ project: string; run_id: string }>(
       `SELECT project, run_id FROM
