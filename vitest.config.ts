@@ -11,7 +11,16 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.integration.test.ts'],
-          // A local Kafka broker for test/kafka (started when none answers on 127.0.0.1:9092).
+          exclude: ['test/kafka/**'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'kafka',
+          include: ['test/kafka/**/*.integration.test.ts'],
+          // A local Kafka broker (started when none answers on 127.0.0.1:9092), only for these.
           globalSetup: ['test/kafka/kafka-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
