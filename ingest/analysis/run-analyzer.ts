@@ -18,7 +18,7 @@ export interface RunAnalyzerOptions {
   idleTimeoutMs: number;
   loops?: Partial<LoopThresholds>;
   failure?: Partial<FailureConfig>;
-  /** Runs read back per batch of queries. */
+  /** Runs read back per batch of queries (each batch scans the step index once: larger is cheaper). */
   batchRuns?: number;
   /** Writes what the ingest path has buffered (before reading runs that may still be in it). */
   beforeRead?: () => Promise<void>;
@@ -179,7 +179,7 @@ export class RunAnalyzer {
       if (list) list.push(d.run_id);
       else byProject.set(d.project, [d.run_id]);
     }
-    const size = this.opts.batchRuns ?? 500;
+    const size = this.opts.batchRuns ?? 2000;
     for (const [project, ids] of byProject) {
       for (let i = 0; i < ids.length; i += size) {
         const chunk = ids.slice(i, i + size);
