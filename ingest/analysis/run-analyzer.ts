@@ -181,6 +181,8 @@ export class RunAnalyzer {
     }
     const size = this.opts.batchRuns ?? 2000;
     for (const [project, ids] of byProject) {
+      // In key order: each batch then covers one narrow range of the (project, run_id) index.
+      ids.sort();
       for (let i = 0; i < ids.length; i += size) {
         const chunk = ids.slice(i, i + size);
         try {
