@@ -1,6 +1,8 @@
 // Benchmark: events/s through POST /v1/events (batches of 1,000 step and tool-call events,
-// several requests in flight) next to inserting the same rows straight into the engine.
-//   npx tsx bench/http-ingest.ts [--events 300000] [--concurrency 4]
+// several requests in flight, clock stopped when all are stored) next to inserting the same rows
+// straight into the engine.
+//   npx tsx bench/http-ingest.ts [--events 300000] [--concurrency 4] [--ack stored|buffered]
+//                                [--http-only] [--profile DIR]
 // The server runs in a child process (its own embedded engine); the client sends from this one.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +19,17 @@ import { repoPath } from '../schemas/paths.js';
 import { benchEvents } from './bench-events.js';
 
 const { values: args } = parseArgs({
-  options: { events: { type: 'string', default: '300000' }, concurrency: { type: 'string', default: '4' }, port: { type: 'string', default: '7391' } },
+  options: {
+    events: { type: 'string', default: '300000' },
+    concurrency: { type: 'string', default: '4' },
+    port: { type: 'string', default: '7391' },
+    /** Write a CPU profile of the server process into this folder. */
+    profile: { type: 'string' },
+    /** Skip the direct-insert measurements. */
+    'http-only': { type: 'boolean', default: false },
+    /** When the server answers: after the rows are stored (default) or once buffered. */
+    ack: { type: 'string', default: 'stored' },
+  },
 });
 const TOTAL = Number(args.events);
 const CONCURRENCY = Number(args.concurrency);
@@ -49,29 +61,47 @@ async function direct(batchEvents: number): Promise<number> {
 // 2. Through HTTP.
 async function viaHttp(): Promise<{ rate: number; rss: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'trajscope-bench-http-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', repoPath('bin', 'cli.ts'), 'serve', '--port', String(PORT), '--data-dir', dir, '--log-level', 'warn'], {
+  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', repoPath('bin', 'cli.ts'), 'serve', '--port', String(PORT), '--data-dir', dir, '--log-level', 'warn'], {
     stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, TRAJSCOPE_INGEST_ACK: args.ack },
   });
   try {
     await waitReady(`http://127.0.0.1:${PORT}/readyz`, 60_000);
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     let next = 0;
     let accepted = 0;
+    let retried503 = 0;
     const t = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < bodies.length) {
           const body = bodies[next++];
-          const r = await post(agent, PORT, body);
-          if (r.status !== 200) throw new Error(`POST answered ${r.status}: ${r.text.slice(0, 200)}`);
-          accepted += (JSON.parse(r.text) as { accepted: number }).accepted;
+          for (let attempt = 1; ; attempt++) {
+            const r = await post(agent, PORT, body);
+            if (r.status === 503 && attempt < 100) {
+              retried503++;
+              await new Promise((res) => setTimeout(res, 100));
+              continue;
+            }
+            if (r.status !== 200) throw new Error(`POST answered ${r.status}: ${r.text.slice(0, 200)}`);
+            accepted += (JSON.parse(r.text) as { accepted: number }).accepted;
+            break;
+          }
         }
       }),
     );
-    const secs = (performance.now() - t) / 1000;
     if (accepted !== events.length) throw new Error(`accepted ${accepted} of ${events.length}`);
-    const ov = await fetch(`http://127.0.0.1:${PORT}/api/v1/overview?project=bench`).then((r) => r.json() as Promise<{ steps_total: number; tool_calls: number }>);
-    if (ov.steps_total + ov.tool_calls !== events.length) throw new Error(`stored ${ov.steps_total + ov.tool_calls} of ${events.length}`);
+    // The clock stops when every event is stored (with ack=buffered, the last ones are written after their answer).
+    let stored = 0;
+    for (let i = 0; i < 1200 && stored < events.length; i++) {
+      const ov = await fetch(`http://127.0.0.1:${PORT}/api/v1/overview?project=bench`).then((r) => r.json() as Promise<{ steps_total: number; tool_calls: number }>);
+      stored = ov.steps_total + ov.tool_calls;
+      if (stored < events.length) await new Promise((res) => setTimeout(res, 50));
+    }
+    const secs = (performance.now() - t) / 1000;
+    if (stored !== events.length) throw new Error(`stored ${stored} of ${events.length}`);
+    if (retried503) console.log(`(${retried503} answers were 503 and retried after a pause)`);
     const rss = Number((await import('node:fs')).readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
     agent.destroy();
     return { rate: events.length / secs, rss };
@@ -107,10 +137,10 @@ async function waitReady(url: string, ms: number): Promise<void> {
   throw new Error(`server not ready after ${ms} ms`);
 }
 
-const direct1k = await direct(1000);
+const direct1k = args['http-only'] ? NaN : await direct(1000);
 console.log(`direct insert, batches of 1,000 events:  ${Math.round(direct1k).toLocaleString('en-US')} events/s`);
-const direct50k = await direct(50_000);
+const direct50k = args['http-only'] ? NaN : await direct(50_000);
 console.log(`direct insert, batches of 50,000 events: ${Math.round(direct50k).toLocaleString('en-US')} events/s`);
 const http = await viaHttp();
-console.log(`POST /v1/events, batches of 1,000, ${CONCURRENCY} in flight: ${Math.round(http.rate).toLocaleString('en-US')} events/s (server peak RSS ${Math.round(http.rss)} MiB)`);
+console.log(`POST /v1/events (ack=${args.ack}), batches of 1,000, ${CONCURRENCY} in flight, until all stored: ${Math.round(http.rate).toLocaleString('en-US')} events/s (server peak RSS ${Math.round(http.rss)} MiB)`);
 console.log(`HTTP / direct(1,000): ${(http.rate / direct1k).toFixed(2)}   HTTP / direct(50,000): ${(http.rate / direct50k).toFixed(2)}`);

@@ -23,6 +23,7 @@ const envSchema = z.object({
   TRAJSCOPE_BUFFER_MAX_ROWS: int(500_000),
   TRAJSCOPE_BUFFER_MAX_BYTES: int(256 * 1024 * 1024),
   TRAJSCOPE_INGEST_WAIT_MS: int(30_000),
+  TRAJSCOPE_INGEST_ACK: z.enum(['stored', 'buffered']).default('stored'),
   TRAJSCOPE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   CLICKHOUSE_URL: optionalString.pipe(z.url({ message: 'CLICKHOUSE_URL must be a URL such as http://127.0.0.1:8123' }).optional()),
   CLICKHOUSE_USER: optionalString,
@@ -79,6 +80,12 @@ export interface Config {
     bufferMaxBytes: number;
     /** How long an HTTP request waits for its rows to be stored before answering 503. */
     waitMs: number;
+    /**
+     * When POST /v1/events answers: 'stored' (default; the events are in ClickHouse) or
+     * 'buffered' (validated and in the writer's buffer, written within batchMaxAgeMs; faster,
+     * but a crash loses what is buffered). A request can ask for either with ?ack=.
+     */
+    ack: 'stored' | 'buffered';
   };
   clickhouse: { url?: string; user?: string; password?: string; database: string; cluster?: string };
   kafka: {
@@ -152,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bufferMaxRows: e.TRAJSCOPE_BUFFER_MAX_ROWS,
       bufferMaxBytes: e.TRAJSCOPE_BUFFER_MAX_BYTES,
       waitMs: e.TRAJSCOPE_INGEST_WAIT_MS,
+      ack: e.TRAJSCOPE_INGEST_ACK,
     },
     clickhouse: {
       url: e.CLICKHOUSE_URL,

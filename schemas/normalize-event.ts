@@ -281,19 +281,29 @@ export function resolveTimestamp(ts: string | number | undefined, now: number): 
   return Number.isFinite(ms) ? ms : null;
 }
 
+const NESTED_FIELDS = ['agent', 'task', 'rl', 'tests', 'error'] as const;
+const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+// A hot path: plain loops, and no object is made for the common event without extra fields.
 function collectMetadata(raw: RawEvent, type: EventType): Record<string, unknown> {
   const known = KNOWN_FIELDS[type];
-  const out: Record<string, unknown> = { ...(raw.metadata ?? {}) };
-  for (const [k, v] of Object.entries(raw)) if (!known.has(k)) out[k] = v;
+  const r = raw as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined = raw.metadata ? { ...raw.metadata } : undefined;
+  for (const k in r) {
+    if (!known.has(k)) (out ??= {})[k] = r[k];
+  }
   // Unknown fields nested in declared objects are kept too, under a dotted name.
-  for (const field of ['agent', 'task', 'rl', 'tests', 'error'] as const) {
-    const obj = (raw as Record<string, unknown>)[field];
+  for (let i = 0; i < NESTED_FIELDS.length; i++) {
+    const field = NESTED_FIELDS[i];
+    const obj = r[field];
     if (obj && typeof obj === 'object') {
       const declared = NESTED_KNOWN[field];
-      for (const [k, v] of Object.entries(obj)) if (!declared.has(k)) out[`${field}.${k}`] = v;
+      for (const k in obj as Record<string, unknown>) {
+        if (!declared.has(k)) (out ??= {})[`${field}.${k}`] = (obj as Record<string, unknown>)[k];
+      }
     }
   }
-  return out;
+  return out ?? EMPTY;
 }
 
 const NESTED_KNOWN: Record<string, ReadonlySet<string>> = {

@@ -21,7 +21,7 @@ export function createApp(s: Services): Express {
   app.set('query parser', 'extended');
   app.use(healthRouter(s.storage, s.writer, s.kafka));
   // With Kafka, POST /v1/events produces to the topic; the consumer group stores the events.
-  app.use(eventsRouter(s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs }));
+  app.use(eventsRouter(s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs, ack: s.config.ingest.ack }));
   app.use(runsRouter(s.storage));
   app.use(metricsRouter(s.storage));
   app.use(analyticsRouter(s.storage, s.config));

@@ -9,6 +9,8 @@ export interface EventsRouterOptions {
   maxBodyBytes: number;
   /** How long to wait for the rows to be stored before answering 503. */
   waitMs: number;
+  /** Default acknowledgement: after the rows are stored, or once they are buffered. */
+  ack: 'stored' | 'buffered';
 }
 
 export function eventsRouter(ingestor: Pick<EventIngestor, 'ingest'>, o: EventsRouterOptions): Router {
@@ -26,7 +28,8 @@ export function eventsRouter(ingestor: Pick<EventIngestor, 'ingest'>, o: EventsR
         if (err instanceof BodyParseError) throw new ApiError(400, 'invalid_body', err.message);
         throw err;
       }
-      const result = await withTimeout(ingestor.ingest(items), o.waitMs);
+      const ack = req.query.ack === 'buffered' || req.query.ack === 'stored' ? req.query.ack : o.ack;
+      const result = await withTimeout(ingestor.ingest(items, { wait: ack === 'stored' }), o.waitMs);
       const status = result.rejected.length === 0 ? 200 : result.accepted > 0 ? 207 : 400;
       res.status(status).json(result);
     },

@@ -158,6 +158,23 @@ describe('POST /v1/events', () => {
     expect(r.body.error.code).toBe('payload_too_large');
   });
 
+  it('with ?ack=buffered answers once the events are buffered, and stores them within the flush age', async () => {
+    const res = await fetch(`${srv.url}/v1/events?ack=buffered`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(run('buffered-1', 4)),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ accepted: 4 * 2 + 2, rejected: [] });
+    let steps = 0;
+    for (let i = 0; i < 100 && steps < 4; i++) {
+      const r = await getJson(srv.url, '/api/v1/runs/buffered-1');
+      steps = r.status === 200 ? r.body.run.steps : 0;
+      if (steps < 4) await new Promise((ok) => setTimeout(ok, 50));
+    }
+    expect(steps).toBe(4);
+  });
+
   it('answers 404 with a JSON error for unknown runs and endpoints', async () => {
     const r = await getJson(srv.url, '/api/v1/runs/does-not-exist');
     expect(r.status).toBe(404);
