@@ -6,23 +6,26 @@ import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { METRIC_AGGREGATES, toRunMetrics } from '../metrics/run-aggregates.js';
 import { num } from '../runs/row-conversions.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { summarySql } from '../runs/run-summary-sql.js';
+import { findStaleRuns, runSummarySql, type StaleRuns } from '../runs/run-summary-sql.js';
 
-async function cohort(storage: Storage, f: RunFilters): Promise<{ metrics: RunMetrics; modes: Map<string, number> }> {
+async function cohort(storage: Storage, f: RunFilters, stale: StaleRuns | null): Promise<{ metrics: RunMetrics; modes: Map<string, number> }> {
   const params: QueryParams = {};
-  const summary = await summarySql(storage, f, params);
-  const [[row], modes] = await Promise.all([
-    storage.query<Record<string, unknown>>(`SELECT ${METRIC_AGGREGATES} FROM (${summary})`, params),
-    storage.query<{ mode: string; n: string }>(
-      `SELECT failure_mode AS mode, count() AS n FROM (${summary}) WHERE failure_mode != '' GROUP BY mode`,
-      params,
-    ),
-  ]);
-  return { metrics: toRunMetrics(row), modes: new Map(modes.map((m) => [m.mode, num(m.n)])) };
+  // One pass: the failure modes ride along as a map.
+  const [row] = await storage.query<Record<string, unknown>>(
+    `SELECT ${METRIC_AGGREGATES}, sumMapIf(map(failure_mode, toUInt64(1)), failure_mode != '') AS modes
+     FROM (${runSummarySql(f, params, stale)})`,
+    params,
+  );
+  const modes = Object.entries((row?.modes ?? {}) as Record<string, unknown>).map(([mode, n]) => [mode, num(n)] as const);
+  return { metrics: toRunMetrics(row), modes: new Map(modes) };
 }
 
 export async function getCompare(storage: Storage, a: RunFilters, b: RunFilters): Promise<CompareReport> {
-  const [ca, cb] = await Promise.all([cohort(storage, a), cohort(storage, b)]);
+  // Which runs need raw aggregation depends only on the project filter: one check when both agree.
+  const same = a.project.join('\u0000') === b.project.join('\u0000');
+  const staleA = await findStaleRuns(storage, a);
+  const staleB = same ? staleA : await findStaleRuns(storage, b);
+  const [ca, cb] = await Promise.all([cohort(storage, a, staleA), cohort(storage, b, staleB)]);
   const delta: Record<string, number | null> = {};
   for (const [k, va] of Object.entries(ca.metrics)) {
     const vb = (cb.metrics as unknown as Record<string, unknown>)[k];
