@@ -2,11 +2,12 @@
 // into rows and hand them to the batching writer. A bad event is reported with its index and
 // reason; the rest of its batch is stored.
 import type { IngestResponse } from '../schemas/api.js';
-import { normalizeEvent, type TrajEvent } from '../schemas/normalize-event.js';
+import type { TrajEvent } from '../schemas/normalize-event.js';
 import type { PriceBook } from '../analytics/pricing.js';
 import type { BatchWriter } from './batch-writer.js';
 import { eventsToRows } from './event-rows.js';
 import type { ParsedItem } from './parse-body.js';
+import { validateItems } from './validate-items.js';
 import { RunModelCache } from './run-model-cache.js';
 
 export interface IngestorOptions {
@@ -36,20 +37,13 @@ export class EventIngestor {
 
   /** Validates and stores a batch of raw values. */
   async ingest(items: readonly ParsedItem[], call: IngestCall = {}): Promise<IngestResponse> {
-    const now = Date.now();
-    const events: TrajEvent[] = [];
-    const rejected: IngestResponse['rejected'] = [];
-    items.forEach((item, index) => {
-      if (!item.ok) return rejected.push({ index, error: item.error });
-      const r = normalizeEvent(item.value, {
-        maxTextChars: this.opts.maxTextChars,
-        defaultProject: this.opts.defaultProject,
-        forcedProject: call.project,
-        now,
-      });
-      if (r.ok) events.push(r.event);
-      else rejected.push({ index, error: r.error });
+    const { valid, rejected } = validateItems(items, {
+      maxTextChars: this.opts.maxTextChars,
+      defaultProject: this.opts.defaultProject,
+      forcedProject: call.project,
+      now: Date.now(),
     });
+    const events = valid.map((v) => v.event);
     await this.store(events, call.wait ?? true);
     return { accepted: events.length, rejected };
   }

@@ -4,7 +4,7 @@
 // then stores them. Invalid events are answered per event, as on the embedded path.
 import kafkajs, { type Kafka, type Message, type Producer } from 'kafkajs';
 import type { IngestResponse } from '../../schemas/api.js';
-import { normalizeEvent } from '../../schemas/normalize-event.js';
+import { validateItems } from '../validate-items.js';
 import { StorageError } from '../../storage/gateway.js';
 import type { IngestCall } from '../event-ingestor.js';
 import type { ParsedItem } from '../parse-body.js';
@@ -38,23 +38,18 @@ export class KafkaEventProducer implements IngestPath {
   }
 
   async ingest(items: readonly ParsedItem[], call: IngestCall = {}): Promise<IngestResponse> {
-    const now = Date.now();
-    const messages: Message[] = [];
-    const rejected: IngestResponse['rejected'] = [];
-    items.forEach((item, index) => {
-      if (!item.ok) return rejected.push({ index, error: item.error });
-      const r = normalizeEvent(item.value, {
-        maxTextChars: this.opts.maxTextChars,
-        defaultProject: this.opts.defaultProject,
-        forcedProject: call.project,
-        now,
-      });
-      if (!r.ok) return rejected.push({ index, error: r.error });
-      // The original event travels (the consumer normalizes it again); an authenticated
-      // project replaces the one it names.
-      const value = call.project ? { ...(item.value as object), project: call.project } : item.value;
-      messages.push({ key: r.event.run_id, value: JSON.stringify(value) });
+    const { valid, rejected } = validateItems(items, {
+      maxTextChars: this.opts.maxTextChars,
+      defaultProject: this.opts.defaultProject,
+      forcedProject: call.project,
+      now: Date.now(),
     });
+    // The original event travels (the consumer normalizes it again); an authenticated
+    // project replaces the one it names.
+    const messages: Message[] = valid.map(({ value, event }) => ({
+      key: event.run_id,
+      value: JSON.stringify(call.project ? { ...(value as object), project: call.project } : value),
+    }));
     if (messages.length) {
       if (!this.producer) throw new StorageError('the Kafka producer is not connected');
       try {

@@ -7,26 +7,12 @@ import { findStaleRuns, runSummarySql, summarySql } from '../runs/run-summary-sq
 import { isoTime, num, numOrNull } from '../runs/row-conversions.js';
 import { dimensionSql, METRIC_AGGREGATES, toRunMetrics } from './run-aggregates.js';
 
-const RUN_AGGREGATES = `
-  count() AS runs,
-  countIf(status != 'running') AS ended,
-  countIf(status = 'success') AS successes,
-  countIf(status = 'running') AS running,
-  sum(cost_usd) AS cost_usd,
-  sum(input_tokens) AS input_tokens,
-  sum(output_tokens) AS output_tokens,
-  sum(steps) AS steps_total,
-  quantileExactIf(0.5)(steps, steps > 0) AS steps_p50,
-  quantileExactIf(0.9)(steps, steps > 0) AS steps_p90,
-  sum(tool_calls) AS tool_calls,
-  sum(tool_errors) AS tool_errors`;
-
 export async function getOverview(storage: Storage, f: RunFilters): Promise<Overview> {
   const params: QueryParams = {};
   const summary = await summarySql(storage, f, params);
   // One pass: the status counts ride along as a map.
   const [row] = await storage.query<Record<string, unknown>>(
-    `SELECT ${RUN_AGGREGATES}, min(started_at) AS first_run, max(started_at) AS last_run,
+    `SELECT ${METRIC_AGGREGATES}, min(started_at) AS first_run, max(started_at) AS last_run,
             sumMap(map(toString(status), toUInt64(1))) AS status_map
      FROM (${summary})`,
     params,
