@@ -150,28 +150,11 @@ export interface Interval {
   high: number;
 }
 
-export interface Overview {
+/** The overview: the metrics of the runs in range (RunMetrics) with the range and status counts. */
+export interface Overview extends RunMetrics {
   /** The range asked for, else that of the runs found; null when there are none. */
   from: string | null;
   to: string | null;
-  runs: number;
-  ended: number;
-  successes: number;
-  running: number;
-  /** successes / ended, null when nothing ended. */
-  completion_rate: number | null;
-  /** Wilson 95% interval of the completion rate. */
-  completion_rate_ci: Interval | null;
-  cost_usd: number;
-  cost_per_success: number | null;
-  input_tokens: number;
-  output_tokens: number;
-  steps_total: number;
-  steps_avg: number | null;
-  steps_p50: number | null;
-  steps_p90: number | null;
-  tool_calls: number;
-  tool_success_rate: number | null;
   status_counts: Record<string, number>;
 }
 

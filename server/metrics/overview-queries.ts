@@ -1,10 +1,9 @@
 // Overview KPIs and time series over the per-run summary, with the same filters as /runs.
 import type { FilterOptions, Overview, Timeseries, TimeseriesPoint } from '../../schemas/api.js';
-import { wilsonInterval } from '../../analytics/robust-stats.js';
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import type { RunFilters } from '../runs/run-filters.js';
 import { findStaleRuns, runSummarySql, summarySql } from '../runs/run-summary-sql.js';
-import { isoTime, num, numOrNull } from '../runs/row-conversions.js';
+import { isoTime, num } from '../runs/row-conversions.js';
 import { dimensionSql, METRIC_AGGREGATES, toRunMetrics } from './run-aggregates.js';
 
 export async function getOverview(storage: Storage, f: RunFilters): Promise<Overview> {
@@ -17,34 +16,12 @@ export async function getOverview(storage: Storage, f: RunFilters): Promise<Over
      FROM (${summary})`,
     params,
   );
-  const byStatus = Object.entries((row?.status_map ?? {}) as Record<string, unknown>).map(([status, c]) => ({ status, c: String(c) }));
-  const runs = num(row?.runs);
-  const ended = num(row?.ended);
-  const successes = num(row?.successes);
-  const steps = num(row?.steps_total);
-  const toolCalls = num(row?.tool_calls);
-  const cost = num(row?.cost_usd);
   const statusCounts: Record<string, number> = {};
-  for (const { status, c } of byStatus) statusCounts[status] = num(c);
+  for (const [status, c] of Object.entries((row?.status_map ?? {}) as Record<string, unknown>)) statusCounts[status] = num(c);
   return {
     from: f.from !== undefined ? new Date(f.from).toISOString() : isoTime(row?.first_run),
     to: f.to !== undefined ? new Date(f.to).toISOString() : isoTime(row?.last_run),
-    runs,
-    ended,
-    successes,
-    running: num(row?.running),
-    completion_rate: ended ? successes / ended : null,
-    completion_rate_ci: ended ? wilsonInterval(successes, ended) : null,
-    cost_usd: cost,
-    cost_per_success: successes ? cost / successes : null,
-    input_tokens: num(row?.input_tokens),
-    output_tokens: num(row?.output_tokens),
-    steps_total: steps,
-    steps_avg: runs ? steps / runs : null,
-    steps_p50: runs ? numOrNull(row?.steps_p50) : null,
-    steps_p90: runs ? numOrNull(row?.steps_p90) : null,
-    tool_calls: toolCalls,
-    tool_success_rate: toolCalls ? 1 - num(row?.tool_errors) / toolCalls : null,
+    ...toRunMetrics(row),
     status_counts: statusCounts,
   };
 }
