@@ -44,6 +44,11 @@ const envSchema = z.object({
   TRAJSCOPE_SQL_MAX_RESULT_ROWS: int(10_000),
   TRAJSCOPE_SQL_MAX_RESULT_BYTES: int(64 * 1024 * 1024),
   TRAJSCOPE_SQL_MAX_MEMORY_BYTES: int(2 * 1024 * 1024 * 1024),
+  TRAJSCOPE_INGEST_RATE_PER_SECOND: int(50),
+  TRAJSCOPE_INGEST_RATE_BURST: int(200),
+  TRAJSCOPE_SQL_RATE_PER_MINUTE: int(60),
+  TRAJSCOPE_SQL_RATE_BURST: int(10),
+  TRAJSCOPE_KEYS_REFRESH_SECONDS: int(10),
   TRAJSCOPE_IDLE_TIMEOUT_MS: int(30 * 60_000),
   TRAJSCOPE_ANALYSIS_DELAY_MS: int(200),
   TRAJSCOPE_ANALYSIS_DEBOUNCE_MS: int(2_000),
@@ -59,6 +64,13 @@ const envSchema = z.object({
   TRAJSCOPE_HOURLY_SPEND_FACTOR: z.coerce.number().positive().default(3),
   TRAJSCOPE_GATE_MAX_COMPLETION_DROP: z.coerce.number().min(0).max(1).default(0.05),
   TRAJSCOPE_GATE_MAX_COST_INCREASE: z.coerce.number().min(0).default(0.25),
+  TRAJSCOPE_PUBLIC_URL: optionalString.pipe(z.url({ message: 'TRAJSCOPE_PUBLIC_URL must be a URL such as https://trajscope.example.com' }).optional()),
+  TRAJSCOPE_WEBHOOK_ALLOW: z.string().default(''),
+  TRAJSCOPE_ALERT_EVAL_MS: int(15_000),
+  TRAJSCOPE_WEBHOOK_TIMEOUT_MS: int(5_000),
+  TRAJSCOPE_WEBHOOK_MAX_ATTEMPTS: int(6),
+  TRAJSCOPE_WEBHOOK_RETRY_BASE_MS: int(1_000),
+  TRAJSCOPE_WEBHOOK_RETRY_MAX_MS: int(5 * 60_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -106,6 +118,10 @@ export interface Config {
   };
   /** Limits of the SQL console (each query; rows are capped in code as well). */
   sql: { maxSeconds: number; maxRowsRead: number; maxResultRows: number; maxResultBytes: number; maxMemoryBytes: number };
+  /** Per API key (token buckets, in-process): ingest requests and SQL console queries; 429 beyond. */
+  rateLimits: { ingestPerSecond: number; ingestBurst: number; sqlPerMinute: number; sqlBurst: number };
+  /** How often the API keys are re-read from storage (revocations by other processes). */
+  keysRefreshSeconds: number;
   analysis: {
     /** A run with no run_end and no event for this long is abandoned. */
     idleTimeoutMs: number;
@@ -122,6 +138,21 @@ export interface Config {
     costSpikeZ: number;
     contextBlowupFactor: number;
     hourlySpendFactor: number;
+  };
+  alerts: {
+    /** Base URL of the dashboard in alert links (default: the server's own address). */
+    publicUrl?: string;
+    /** Webhook targets allowed although private/loopback/link-local: host names and CIDRs. */
+    webhookAllow: string[];
+    /** How often window rules (metric_threshold, completion_rate_drop, cost_spike) are evaluated. */
+    evalIntervalMs: number;
+    /** Per delivery attempt: time allowed for the receiver's answer. */
+    timeoutMs: number;
+    /** Attempts per delivery (the first and the retries) before it ends as failed. */
+    maxAttempts: number;
+    /** Backoff before retry n: min(max, base · 2^(n−1)), with jitter. */
+    retryBaseMs: number;
+    retryMaxMs: number;
   };
   gate: {
     /** Largest allowed drop of the completion rate (absolute, 0.05 = 5 points). */
@@ -186,6 +217,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxResultBytes: e.TRAJSCOPE_SQL_MAX_RESULT_BYTES,
       maxMemoryBytes: e.TRAJSCOPE_SQL_MAX_MEMORY_BYTES,
     },
+    rateLimits: {
+      ingestPerSecond: e.TRAJSCOPE_INGEST_RATE_PER_SECOND,
+      ingestBurst: e.TRAJSCOPE_INGEST_RATE_BURST,
+      sqlPerMinute: e.TRAJSCOPE_SQL_RATE_PER_MINUTE,
+      sqlBurst: e.TRAJSCOPE_SQL_RATE_BURST,
+    },
+    keysRefreshSeconds: e.TRAJSCOPE_KEYS_REFRESH_SECONDS,
     analysis: {
       idleTimeoutMs: e.TRAJSCOPE_IDLE_TIMEOUT_MS,
       delayMs: e.TRAJSCOPE_ANALYSIS_DELAY_MS,
@@ -202,6 +240,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       costSpikeZ: e.TRAJSCOPE_COST_SPIKE_Z,
       contextBlowupFactor: e.TRAJSCOPE_CONTEXT_BLOWUP_FACTOR,
       hourlySpendFactor: e.TRAJSCOPE_HOURLY_SPEND_FACTOR,
+    },
+    alerts: {
+      publicUrl: e.TRAJSCOPE_PUBLIC_URL,
+      webhookAllow: e.TRAJSCOPE_WEBHOOK_ALLOW.split(',').map((x) => x.trim()).filter(Boolean),
+      evalIntervalMs: e.TRAJSCOPE_ALERT_EVAL_MS,
+      timeoutMs: e.TRAJSCOPE_WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.TRAJSCOPE_WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: e.TRAJSCOPE_WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: e.TRAJSCOPE_WEBHOOK_RETRY_MAX_MS,
     },
     gate: {
       maxCompletionDrop: e.TRAJSCOPE_GATE_MAX_COMPLETION_DROP,

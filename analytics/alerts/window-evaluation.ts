@@ -1,0 +1,62 @@
+// Window rules judged from metrics the server computed: metric_threshold (one overview metric
+// against a value) and completion_rate_drop (a cohort's completion rate against its trailing
+// baseline). Pure.
+import { normalCdf, twoProportionZTest } from '../robust-stats.js';
+import type { Observation } from './firing-decisions.js';
+import type { completionRateDropParams, metricThresholdParams, ThresholdMetric } from './rule-schema.js';
+import type { z } from 'zod';
+
+type ThresholdParams = z.output<typeof metricThresholdParams>;
+type DropParams = z.output<typeof completionRateDropParams>;
+
+/** Metrics of a window's runs (the fields of schemas/api.ts RunMetrics that rules may watch). */
+export type WindowMetrics = { runs: number; ended: number } & Partial<Record<ThresholdMetric, number | null>>;
+
+/** Metrics that are rates over ended runs: min_runs counts ended runs for them. */
+const OF_ENDED: ReadonlySet<ThresholdMetric> = new Set(['completion_rate', 'cost_per_success']);
+
+export interface ThresholdVerdict {
+  observation: Observation;
+  value: number | null;
+  /** Runs (or ended runs) the value is computed over. */
+  count: number;
+}
+
+export function evaluateThreshold(m: WindowMetrics, p: ThresholdParams): ThresholdVerdict {
+  const count = OF_ENDED.has(p.metric) ? m.ended : m.runs;
+  const value = m[p.metric] ?? null;
+  if (count < p.min_runs || value === null || !Number.isFinite(value)) return { observation: 'unknown', value, count };
+  const holds = p.op === '<' ? value < p.value : p.op === '<=' ? value <= p.value : p.op === '>' ? value > p.value : value >= p.value;
+  return { observation: holds ? 'holds' : 'clear', value, count };
+}
+
+export interface CompletionCounts {
+  ended: number;
+  successes: number;
+}
+
+export interface DropVerdict {
+  observation: Observation;
+  rate: number | null;
+  baseline_rate: number | null;
+  /** baseline rate − window rate. */
+  drop: number | null;
+  /** One-sided p-value of "the window's rate is lower" (pooled two-proportion z test). */
+  p_value: number | null;
+  ended: number;
+  baseline_ended: number;
+}
+
+export function evaluateCompletionDrop(window: CompletionCounts, baseline: CompletionCounts, p: DropParams): DropVerdict {
+  const rate = window.ended ? window.successes / window.ended : null;
+  const baselineRate = baseline.ended ? baseline.successes / baseline.ended : null;
+  const out = { rate, baseline_rate: baselineRate, ended: window.ended, baseline_ended: baseline.ended };
+  if (rate === null || baselineRate === null || window.ended < p.min_runs || baseline.ended < p.min_runs) {
+    return { observation: 'unknown', drop: null, p_value: null, ...out };
+  }
+  const test = twoProportionZTest(baseline.successes, baseline.ended, window.successes, window.ended);
+  const pValue = test.z === 0 ? (rate < baselineRate ? 0 : 1) : normalCdf(test.z);
+  const drop = baselineRate - rate;
+  const holds = drop >= p.min_drop && drop > 0 && pValue <= p.max_p_value;
+  return { observation: holds ? 'holds' : 'clear', drop, p_value: pValue, ...out };
+}
