@@ -350,3 +350,14 @@ export interface IngestResponse {
 export interface ApiErrorBody {
   error: { code: string; message: string };
 }
+
+/** GET /api/v1/projects: projects holding runs, for the dashboard's project picker. */
+export interface ProjectList {
+  projects: Array<{ project: string; runs: number; last_event_at: string | null }>;
+}
+
+/** GET /api/v1/loops/groups: dead loops per value of a dimension, or per tool ('' = no tool called). */
+export interface LoopGroups {
+  by: string;
+  rows: Array<{ key: string; loops: number; runs: number; steps: number; tokens: number; cost_usd: number }>;
+}

@@ -10,6 +10,8 @@ import { ingestStatusRouter } from './ingest-status/ingest-status-router.js';
 import { metricsRouter } from './metrics/metrics-router.js';
 import { analyticsRouter } from './metrics/analytics-router.js';
 import { compareRouter } from './compare/compare-router.js';
+import { loopGroupsRouter } from './loops/loop-groups-router.js';
+import { projectsRouter } from './projects/projects-router.js';
 import { runsRouter } from './runs/runs-router.js';
 import type { Services } from './services.js';
 import { sqlRouter } from './sql/sql-router.js';
@@ -26,6 +28,8 @@ export function createApp(s: Services): Express {
   app.use(metricsRouter(s.storage));
   app.use(analyticsRouter(s.storage, s.config));
   app.use(compareRouter(s.storage));
+  app.use(loopGroupsRouter(s.storage));
+  app.use(projectsRouter(s.storage));
   app.use(ingestStatusRouter(s));
   app.use(sqlRouter(s.sqlConsole));
   app.use(savedQueriesRouter(s.storage, s.config.defaultProject));
