@@ -27,7 +27,7 @@ export function errorMiddleware(log: (msg: string, err: unknown) => void): Error
   };
 }
 
-function toApiError(err: unknown): ApiError {
+export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof BackpressureError) {
     return new ApiError(503, 'saturated', err.message, { 'Retry-After': String(err.retryAfterSeconds) });

@@ -1,0 +1,53 @@
+// The staging table of received spans (otlp_spans, migration 0009): spans are written as they
+// arrive and read back per trace, so a trace's events can be derived from all its spans.
+import { isGenAiSpan } from '../../ingest/otlp/genai-attributes.js';
+import type { OtlpSpan } from '../../ingest/otlp/otlp-span.js';
+import type { Storage } from '../../storage/gateway.js';
+
+export interface TraceKey {
+  project: string;
+  traceId: string;
+}
+
+export class SpanStore {
+  constructor(
+    private readonly storage: Storage,
+    /** Most spans read back per trace (the earliest-received are kept). */
+    private readonly maxSpansPerTrace: number,
+  ) {}
+
+  async add(project: string, spans: readonly OtlpSpan[]): Promise<void> {
+    const rows = spans.map((s) => ({ project, trace_id: s.traceId, span_id: s.spanId, span: JSON.stringify(staged(s)) }));
+    await this.storage.insert('otlp_spans', rows);
+  }
+
+  /** All staged spans of the given traces of one project, by trace id. */
+  async read(project: string, traceIds: readonly string[]): Promise<Map<string, OtlpSpan[]>> {
+    const rows = await this.storage.query<{ trace_id: string; span: string }>(
+      `SELECT trace_id, span FROM otlp_spans FINAL
+       WHERE project = {project:String} AND trace_id IN {traceIds:Array(String)}
+       ORDER BY trace_id, received_at, span_id
+       LIMIT {max:UInt32} BY trace_id`,
+      { project, traceIds, max: this.maxSpansPerTrace },
+    );
+    const out = new Map<string, OtlpSpan[]>();
+    for (const r of rows) {
+      let list = out.get(r.trace_id);
+      if (!list) out.set(r.trace_id, (list = []));
+      list.push(JSON.parse(r.span) as OtlpSpan);
+    }
+    return out;
+  }
+}
+
+/** A span as staged: whole when it is a GenAI span, else only what places it in its trace and
+ * tells whether it failed (it may be the run span of a trace without invoke_agent). */
+function staged(s: OtlpSpan): OtlpSpan {
+  if (isGenAiSpan(s)) return s;
+  const errorType = s.attributes['error.type'];
+  return {
+    ...s,
+    attributes: errorType !== undefined ? { 'error.type': errorType } : {},
+    events: s.events.filter((e) => e.name === 'exception'),
+  };
+}
