@@ -29,7 +29,6 @@ export async function runServe(config: Config, o: ServeOptions): Promise<void> {
   const { log, storage } = running.services;
   const mode = config.clickhouse.url ? `ClickHouse at ${config.clickhouse.url}` : `embedded storage in ${config.dataDir}`;
   log.info(`Trajscope is serving ${running.url} (${mode})`);
-  if (!config.adminToken) log.info('no API keys configured: the server is open to this machine only (loopback)');
 
   const stop = new AbortController();
   const sink = new LocalSink(running.services, undefined, false);

@@ -221,16 +221,7 @@ export interface Breakdown {
   by: string;
   rows: Array<{ key: string } & RunMetrics>;
   /** With by=tool: per tool. */
-  tools?: Array<{
-    tool: string;
-    calls: number;
-    errors: number;
-    success_rate: number | null;
-    /** Errors of this tool followed within 3 steps by an ok call of it (DESIGN.md). */
-    self_corrected: number;
-    self_correction_rate: number | null;
-    runs: number;
-  }>;
+  tools?: Array<{ tool: string; calls: number; errors: number; success_rate: number | null; runs: number }>;
 }
 
 export interface FailuresReport {
@@ -369,4 +360,32 @@ export interface ProjectList {
 export interface LoopGroups {
   by: string;
   rows: Array<{ key: string; loops: number; runs: number; steps: number; tokens: number; cost_usd: number }>;
+}
+
+/** An API key as listed (GET /api/v1/keys): never the key itself. */
+export interface ApiKeyInfo {
+  id: string;
+  /** The project the key is bound to; null for admin keys (every project). */
+  project: string | null;
+  scope: 'ingest' | 'read' | 'admin';
+  name: string;
+  /** The first characters of the key, to recognise it. */
+  hint: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** POST /api/v1/keys answer: the key is shown this once. */
+export interface CreatedApiKey extends ApiKeyInfo {
+  key: string;
+}
+
+/** GET /api/v1/auth/whoami: how the server sees the caller. */
+export interface WhoAmI {
+  /** open: the server runs without keys (loopback only); token: the admin token; key: an API key. */
+  mode: 'open' | 'token' | 'key';
+  scope: 'ingest' | 'read' | 'admin';
+  project: string | null;
+  key_id: string | null;
+  name: string | null;
 }

@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import express, { type Express } from 'express';
 import { repoPath } from '../schemas/paths.js';
 import { ApiError, errorMiddleware } from './errors.js';
+import { authMiddleware } from './auth/auth-middleware.js';
+import { keysRouter } from './auth/keys-router.js';
 import { eventsRouter } from './events/events-router.js';
 import { healthRouter } from './health/health-router.js';
 import { ingestStatusRouter } from './ingest-status/ingest-status-router.js';
@@ -22,6 +24,9 @@ export function createApp(s: Services): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.use(healthRouter(s.storage, s.writer, s.kafka));
+  // Every route below needs a key with the right scope once keys are configured (server/auth).
+  app.use(authMiddleware(s.config, s.keys));
+  app.use(keysRouter(s.keys));
   // With Kafka, POST /v1/events produces to the topic; the consumer group stores the events.
   app.use(eventsRouter(s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs, ack: s.config.ingest.ack }));
   app.use(runsRouter(s.storage));

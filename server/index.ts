@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import type { Config } from '../bin/config.js';
 import { createApp } from './app.js';
 import { openServices, type Services } from './services.js';
+import { authEnforced } from './auth/auth-middleware.js';
+import { listenRefusal } from './auth/listen-guard.js';
 
 export interface RunningServer {
   services: Services;
@@ -12,15 +14,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
 export async function startServer(config: Config, services?: Services): Promise<RunningServer> {
-  if (!LOOPBACK.has(config.host) && !config.adminToken) {
-    throw new Error(
-      `refusing to listen on ${config.host} without authentication: set TRAJSCOPE_ADMIN_TOKEN or listen on 127.0.0.1`,
-    );
-  }
   const s = services ?? (await openServices(config));
+  // Keys live in storage, so the check comes after opening it and before anything listens.
+  const enforced = authEnforced(config, s.keys);
+  const refusal = listenRefusal(config.host, enforced);
+  if (refusal) {
+    if (!services) await s.close().catch(() => {});
+    throw new Error(refusal);
+  }
+  if (!enforced) {
+    s.log.info(`open mode: no API key or admin token is configured, so every request on ${config.host} is served without a key (set TRAJSCOPE_ADMIN_TOKEN or create a key to require keys)`);
+  }
   const app = createApp(s);
   const server = await new Promise<Server>((resolve, reject) => {
     const srv = app.listen(config.port, config.host, () => resolve(srv));

@@ -9,6 +9,7 @@ import { loadPriceBook } from '../ingest/load-prices.js';
 import type { KafkaRuntime } from '../ingest/kafka/kafka-runtime.js';
 import { openConsoleClient, openStorage, type Storage } from '../storage/gateway.js';
 import { SqlConsole } from './sql/sql-console.js';
+import { KeysStore } from './auth/keys-store.js';
 import { migrate } from '../storage/migrate.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -26,6 +27,8 @@ export interface Services {
   kafka?: KafkaRuntime;
   /** Read-only ad-hoc SQL on its own connection. */
   sqlConsole: SqlConsole;
+  /** API keys (hashes), held in memory for authentication. */
+  keys: KeysStore;
   close(): Promise<void>;
 }
 
@@ -80,11 +83,13 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
   });
   ingestor.observe((events) => liveLoops.notify(events));
   const sqlConsole = new SqlConsole(
-    () => openConsoleClient({ ...config.clickhouse, dataDir: config.dataDir }, config.sql),
+    (tableFilters) => openConsoleClient({ ...config.clickhouse, dataDir: config.dataDir }, config.sql, tableFilters),
     storage,
     config.sql.maxResultRows,
     (msg, err) => log.warn(msg, err),
   );
+  const keys = new KeysStore(storage, { refreshMs: config.keysRefreshSeconds * 1000, onError: (err) => log.warn('reloading API keys failed', err) });
+  await keys.start();
   let closed = false;
   const services: Services = {
     config,
@@ -95,6 +100,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     analyzer,
     liveLoops,
     sqlConsole,
+    keys,
     async close() {
       if (closed) return;
       closed = true;
@@ -103,6 +109,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
       await writer.close();
       await liveLoops.close();
       await analyzer.close();
+      keys.close();
       await sqlConsole.close();
       await storage.close();
     },

@@ -137,8 +137,10 @@ export interface ConsoleLimits {
  * Embedded: its own chDB connection to the same data folder, on which the limits are SET first
  * and readonly=1 last (settings on a chDB connection persist, and after readonly=1 nobody can
  * change them). Server: the same settings sent with every query.
+ * `tableFilters` (a map literal for additional_table_filters) confines every read of the named
+ * tables (server/sql/project-scope.ts builds it).
  */
-export async function openConsoleClient(config: StorageConfig, limits: ConsoleLimits): Promise<ClickHouseClient> {
+export async function openConsoleClient(config: StorageConfig, limits: ConsoleLimits, tableFilters?: string): Promise<ClickHouseClient> {
   const settings: ClickHouseSettings = {
     max_execution_time: limits.maxSeconds,
     max_rows_to_read: String(limits.maxRowsRead),
@@ -155,7 +157,7 @@ export async function openConsoleClient(config: StorageConfig, limits: ConsoleLi
       password: config.password,
       database: config.database,
       request_timeout: (limits.maxSeconds + 5) * 1000,
-      clickhouse_settings: { ...settings, readonly: '1' },
+      clickhouse_settings: { ...settings, ...(tableFilters ? { additional_table_filters: tableFilters as never } : {}), readonly: '1' },
     });
   }
   const client = createClient({ connection: createChdbConnection({ path: config.dataDir }) as never });
@@ -163,6 +165,7 @@ export async function openConsoleClient(config: StorageConfig, limits: ConsoleLi
     .map(([k, v]) => `${k} = ${typeof v === 'string' && !/^\d+$/.test(v) ? `'${v}'` : v}`)
     .join(', ');
   await client.command({ query: `SET ${set}` });
+  if (tableFilters) await client.command({ query: `SET additional_table_filters = ${tableFilters}` });
   await client.command({ query: 'SET readonly = 1' });
   return client;
 }

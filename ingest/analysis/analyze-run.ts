@@ -181,6 +181,5 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     tool_names: [...tools.keys()],
     tool_call_counts: [...tools.values()].map((t) => t.calls),
     tool_error_counts: [...tools.values()].map((t) => t.errors),
-    tool_corrected_counts: [...tools.keys()].map((t) => selfCorrection.by_tool[t]?.numerator ?? 0),
   };
 }

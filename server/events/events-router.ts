@@ -4,6 +4,7 @@ import express, { Router } from 'express';
 import type { EventIngestor } from '../../ingest/event-ingestor.js';
 import { BodyParseError, parseEventsBody } from '../../ingest/parse-body.js';
 import { ApiError } from '../errors.js';
+import { forcedProject } from '../auth/auth-context.js';
 
 export interface EventsRouterOptions {
   maxBodyBytes: number;
@@ -29,7 +30,7 @@ export function eventsRouter(ingestor: Pick<EventIngestor, 'ingest'>, o: EventsR
         throw err;
       }
       const ack = req.query.ack === 'buffered' || req.query.ack === 'stored' ? req.query.ack : o.ack;
-      const result = await withTimeout(ingestor.ingest(items, { wait: ack === 'stored' }), o.waitMs);
+      const result = await withTimeout(ingestor.ingest(items, { wait: ack === 'stored', project: forcedProject(req) }), o.waitMs);
       const status = result.rejected.length === 0 ? 200 : result.accepted > 0 ? 207 : 400;
       res.status(status).json(result);
     },

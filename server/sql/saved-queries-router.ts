@@ -2,12 +2,13 @@
 //   GET    /api/v1/sql/saved?project=P          → {"project", "saved_queries": [...]}
 //   POST   /api/v1/sql/saved {"project", "name", "sql", "id"?} → 201 the saved query (200 when `id` replaced one)
 //   DELETE /api/v1/sql/saved/:id?project=P      → 204
-// Without a project the configured default project is used. (When API keys arrive, the key's
-// project replaces the one in the request.)
+// Without a project the configured default project is used; a key bound to a project always
+// uses its own (server/auth/auth-context.ts projectFor).
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
+import { projectFor } from '../auth/auth-context.js';
 import { parseQuery } from '../runs/run-filters.js';
 import { SavedQueriesStore } from './saved-queries-store.js';
 
@@ -27,13 +28,13 @@ export function savedQueriesRouter(storage: Storage, defaultProject: string): Ro
 
   router.get('/api/v1/sql/saved', async (req, res) => {
     const q = parseQuery(listQuery, req.query);
-    const p = q.project ?? defaultProject;
+    const p = projectFor(req, q.project) ?? defaultProject;
     res.json({ project: p, saved_queries: await store.list(p) });
   });
 
   router.post('/api/v1/sql/saved', express.json({ limit: '1mb' }), async (req, res) => {
     const body = parseQuery(saveBody, req.body ?? {});
-    const p = body.project ?? defaultProject;
+    const p = projectFor(req, body.project) ?? defaultProject;
     let existing;
     if (body.id) {
       existing = await store.get(p, body.id);
@@ -45,7 +46,7 @@ export function savedQueriesRouter(storage: Storage, defaultProject: string): Ro
 
   router.delete('/api/v1/sql/saved/:id', async (req, res) => {
     const { id } = parseQuery(idParam, req.params);
-    const p = parseQuery(listQuery, req.query).project ?? defaultProject;
+    const p = projectFor(req, parseQuery(listQuery, req.query).project) ?? defaultProject;
     const existing = await store.get(p, id);
     if (!existing) throw new ApiError(404, 'not_found', `saved query ${id} not found in project ${p}`);
     await store.delete(existing);

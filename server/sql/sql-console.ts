@@ -3,7 +3,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
-import { checkConsoleSql, SqlRejectedError } from './sql-guard.js';
+import { checkConsoleSql, maskLiteralsAndComments, SqlRejectedError } from './sql-guard.js';
+import { checkQueryTree, ForbiddenReadError, PROJECT_HIDDEN_TABLES, tableFiltersSetting } from './project-scope.js';
 
 export interface SqlColumn {
   name: string;
@@ -33,14 +34,27 @@ interface CompactJson {
 /** ClickHouse error codes that mean a limit was hit. */
 const LIMIT_CODES = new Set(['158', '159', '160', '241', '396', '307']);
 /** Tables the console does not show (bookkeeping). */
-const HIDDEN_TABLES = new Set(['schema_migrations', 'sql_query_log']);
+const HIDDEN_TABLES = new Set(['schema_migrations', 'sql_query_log', 'api_keys']);
+
+/** A read-only client confined to one project, and the tables it may read (`db.table`). */
+interface ProjectClient {
+  client: ClickHouseClient;
+  allowed: Set<string>;
+}
+
+/** Project clients kept open at most; the least recently used is closed (after in-flight queries). */
+const MAX_PROJECT_CLIENTS = 32;
 
 export class SqlConsole {
   private client: Promise<ClickHouseClient> | null = null;
+  private readonly projectClients = new Map<string, Promise<ProjectClient>>();
 
-  /** `openClient` opens the read-only client on first use; close() closes it. */
+  /**
+   * `openClient` opens a read-only client on first use (with `tableFilters`: one confined to a
+   * project, see project-scope.ts); close() closes them.
+   */
   constructor(
-    private readonly openClient: () => Promise<ClickHouseClient>,
+    private readonly openClient: (tableFilters?: string) => Promise<ClickHouseClient>,
     private readonly storage: Storage,
     private readonly maxRows: number,
     private readonly log: (msg: string, err?: unknown) => void,
@@ -50,6 +64,40 @@ export class SqlConsole {
     const c = this.client;
     this.client = null;
     if (c) await (await c.catch(() => null))?.close();
+    const pcs = [...this.projectClients.values()];
+    this.projectClients.clear();
+    for (const pc of pcs) await (await pc.catch(() => null))?.client.close();
+  }
+
+  /** Tables with a project column (`db.table`): filtered for every non-admin key, readable unless hidden. */
+  private async projectTables(): Promise<{ database: string; table: string }[]> {
+    return this.storage.query<{ database: string; table: string }>(
+      `SELECT DISTINCT database, table FROM system.columns WHERE database = currentDatabase() AND name = 'project' ORDER BY table`,
+    );
+  }
+
+  private getProjectClient(project: string): Promise<ProjectClient> {
+    let pc = this.projectClients.get(project);
+    if (pc) {
+      this.projectClients.delete(project);
+      this.projectClients.set(project, pc);
+      return pc;
+    }
+    pc = (async () => {
+      const tables = await this.projectTables();
+      const client = await this.openClient(tableFiltersSetting(tables.map((t) => t.table), project));
+      const allowed = new Set(tables.filter((t) => !PROJECT_HIDDEN_TABLES.has(t.table)).map((t) => `${t.database}.${t.table}`));
+      return { client, allowed };
+    })();
+    pc.catch(() => this.projectClients.delete(project));
+    this.projectClients.set(project, pc);
+    if (this.projectClients.size > MAX_PROJECT_CLIENTS) {
+      const [oldest, old] = this.projectClients.entries().next().value as [string, Promise<ProjectClient>];
+      this.projectClients.delete(oldest);
+      // Queries in flight on it finish first (they end within the console's time limit).
+      setTimeout(() => void old.then((o) => o.client.close()).catch(() => {}), 60_000).unref();
+    }
+    return pc;
   }
 
   private getClient(): Promise<ClickHouseClient> {
@@ -60,27 +108,43 @@ export class SqlConsole {
     return this.client;
   }
 
-  async run(sql: string, params: Record<string, unknown>): Promise<SqlResult> {
+  /** Runs a query; with `project` (non-admin keys) it reads only that project's rows. */
+  async run(sql: string, params: Record<string, unknown>, project?: string): Promise<SqlResult> {
     const started = performance.now();
     let statement: string;
     try {
       statement = checkConsoleSql(sql);
+      if (project !== undefined && !/^[(\s]*(SELECT|WITH)\b/i.test(maskLiteralsAndComments(statement))) {
+        throw new SqlRejectedError('keys bound to a project may run SELECT and WITH queries only');
+      }
     } catch (err) {
       if (err instanceof SqlRejectedError) {
-        this.record(sql, params, 'rejected', err.message, started, 0);
+        this.record(sql, params, 'rejected', err.message, started, 0, project);
         throw new ApiError(400, 'sql_rejected', err.message);
       }
       throw err;
     }
     let out: CompactJson;
     try {
-      const client = await this.getClient();
+      let client: ClickHouseClient;
+      if (project === undefined) client = await this.getClient();
+      else {
+        const pc = await this.getProjectClient(project);
+        client = pc.client;
+        const tree = await client.query({ query: `EXPLAIN QUERY TREE ${statement}`, query_params: params, format: 'JSONCompact' });
+        const lines = ((await tree.json()) as unknown as CompactJson).data.map((r) => String(r[0]));
+        checkQueryTree(lines, pc.allowed);
+      }
       const rs = await client.query({ query: statement, query_params: params, format: 'JSONCompact' });
       out = (await rs.json()) as unknown as CompactJson;
     } catch (err) {
+      if (err instanceof ForbiddenReadError) {
+        this.record(statement, params, 'forbidden', err.message, started, 0, project);
+        throw new ApiError(403, 'sql_forbidden', err.message);
+      }
       const e = err as { code?: string; type?: string; message?: string };
       const message = (e.message ?? 'the query failed').trim();
-      this.record(statement, params, 'error', message, started, 0);
+      this.record(statement, params, 'error', message, started, 0, project);
       if (e.code && LIMIT_CODES.has(e.code)) throw new ApiError(422, 'sql_limit', `${message} (a console limit was reached)`);
       if (e.code === '164') throw new ApiError(403, 'sql_readonly', 'the console is read-only');
       if (e.code) throw new ApiError(400, 'sql_error', message);
@@ -89,7 +153,7 @@ export class SqlConsole {
     const truncated = out.data.length > this.maxRows;
     const rows = truncated ? out.data.slice(0, this.maxRows) : out.data;
     const stats = out.statistics;
-    this.record(statement, params, 'ok', '', started, rows.length, stats);
+    this.record(statement, params, 'ok', '', started, rows.length, project, stats);
     return {
       columns: out.meta.map((m) => ({ name: m.name, type: m.type })),
       rows,
@@ -104,7 +168,8 @@ export class SqlConsole {
   }
 
   /** The tables and views a user may query, with column types and descriptions. */
-  async schema(): Promise<SchemaTable[]> {
+  async schema(project?: string): Promise<SchemaTable[]> {
+    const readable = project === undefined ? null : (await this.getProjectClient(project)).allowed;
     const [tables, columns] = await Promise.all([
       this.storage.query<{ name: string; engine: string; comment: string }>(
         `SELECT name, engine, comment FROM system.tables
@@ -116,7 +181,7 @@ export class SqlConsole {
       ),
     ]);
     return tables
-      .filter((t) => !HIDDEN_TABLES.has(t.name))
+      .filter((t) => !HIDDEN_TABLES.has(t.name) && (!readable || [...readable].some((r) => r.endsWith(`.${t.name}`))))
       .map((t) => ({
         name: t.name,
         engine: t.engine,
@@ -132,10 +197,11 @@ export class SqlConsole {
     error: string,
     started: number,
     resultRows: number,
+    project?: string,
     stats?: { rows_read: number; bytes_read: number },
   ): void {
     const row = {
-      project: '',
+      project: project ?? '',
       sql,
       params: JSON.stringify(params),
       status,

@@ -3,6 +3,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { parseQuery } from '../runs/run-filters.js';
 import type { SqlConsole } from './sql-console.js';
+import { forcedProject } from '../auth/auth-context.js';
 
 const paramValue: z.ZodType = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(paramValue)]),
@@ -16,10 +17,10 @@ export function sqlRouter(console: SqlConsole): Router {
   const router = Router();
   router.post('/api/v1/sql', express.json({ limit: '1mb' }), async (req, res) => {
     const body = parseQuery(bodySchema, req.body ?? {});
-    res.json(await console.run(body.sql, body.params));
+    res.json(await console.run(body.sql, body.params, forcedProject(req)));
   });
-  router.get('/api/v1/sql/schema', async (_req, res) => {
-    res.json({ tables: await console.schema() });
+  router.get('/api/v1/sql/schema', async (req, res) => {
+    res.json({ tables: await console.schema(forcedProject(req)) });
   });
   return router;
 }
