@@ -64,7 +64,8 @@ program
   .argument('<files...>', 'files, or folders searched recursively for .ndjson / .jsonl / .json / .traj / .eval files')
   .option('--url <url>', 'send to a running server over HTTP instead of writing the data folder')
   .option('--project <project>', 'project for events that name none')
-  .action(async (files: string[], o: { url?: string; project?: string }, cmd: Command) => {
+  .option('--key <key>', 'API key (ingest scope) for a server that asks for one, with --url')
+  .action(async (files: string[], o: { url?: string; project?: string; key?: string }, cmd: Command) => {
     const { runImport } = await import('./import-command.js');
     process.exitCode = await runImport(configFrom(cmd), files, o);
   });

@@ -10,8 +10,9 @@ export interface EventSink {
   close(): Promise<void>;
 }
 
-export async function openSink(config: Config, url?: string, project?: string): Promise<EventSink> {
-  if (url) return new HttpSink(url, project);
+/** `key`: an API key sent to the server (`Authorization: Bearer`), for servers that ask for one. */
+export async function openSink(config: Config, url?: string, project?: string, key?: string): Promise<EventSink> {
+  if (url) return new HttpSink(url, project, key);
   const services = await openServices(config);
   return new LocalSink(services, project);
 }
@@ -42,6 +43,7 @@ class HttpSink implements EventSink {
   constructor(
     base: string,
     private readonly project?: string,
+    private readonly key?: string,
   ) {
     this.endpoint = new URL('/v1/events', base).toString();
   }
@@ -53,7 +55,7 @@ class HttpSink implements EventSink {
       try {
         res = await fetch(this.endpoint, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...(this.key ? { authorization: `Bearer ${this.key}` } : {}) },
           body,
         });
       } catch (err) {

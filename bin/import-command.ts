@@ -23,6 +23,8 @@ const IMPORTABLE = /\.(ndjson|jsonl|json|traj|eval)$/i;
 export interface ImportOptions {
   url?: string;
   project?: string;
+  /** API key for a server that asks for one (with --url). */
+  key?: string;
   /** Where the progress bar goes; false for none (tests). */
   progress?: boolean;
 }
@@ -62,7 +64,7 @@ export interface FileRef {
 /** Returns the process exit code: 0 when everything was imported, 1 when something was skipped. */
 export async function runImport(config: Config, paths: string[], o: ImportOptions): Promise<number> {
   const files = expandFiles(paths);
-  const sink = await openSink(config, o.url, o.project);
+  const sink = await openSink(config, o.url, o.project, o.key);
   let summary: ImportSummary;
   try {
     summary = await importFiles(sink, files, o.progress !== false);
