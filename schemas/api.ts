@@ -389,3 +389,135 @@ export interface WhoAmI {
   key_id: string | null;
   name: string | null;
 }
+
+// ── RL rollouts (issue 9): /api/v1/rl/steps, /api/v1/rl/tasks, /api/v1/environments ──
+
+/** One training step (or policy version) of GET /api/v1/rl/steps. */
+export interface RlStepPoint {
+  /** The training step, or the policy version when grouped by it. */
+  key: number | string;
+  rollouts: number;
+  /** Rollouts that ended (have a status). */
+  ended: number;
+  completion_rate: number | null;
+  reward_mean: number | null;
+  reward_std: number | null;
+  reward_p10: number | null;
+  reward_p50: number | null;
+  reward_p90: number | null;
+  steps_per_rollout: number;
+  tokens_per_rollout: number;
+  cost_per_rollout: number;
+  /** Groups with at least two scored rollouts. */
+  groups: number;
+  /** Of those, groups whose rewards are all equal: zero advantage, no learning signal. */
+  zero_advantage_groups: number;
+  zero_advantage_share: number | null;
+  /** Failure mode → rollouts. */
+  failure_modes: Record<string, number>;
+}
+
+/** How far behind the trainer the latest rollouts' policies are (needs POST /api/v1/rl/trainer). */
+export interface RlStaleness {
+  trainer_step: number;
+  policy_version: string;
+  reported_at: string;
+  /** The latest rollouts looked at (by start time, at most 1,000). */
+  rollouts: number;
+  /** trainer_step − the rollout policy's step (trailing integer of policy_version, else training_step). */
+  lag_p50: number | null;
+  lag_max: number | null;
+}
+
+export interface RlSteps {
+  by: 'training_step' | 'policy_version';
+  /** Rollouts carrying rl.training_step among the filtered runs. */
+  rollouts: number;
+  points: RlStepPoint[];
+  staleness: RlStaleness | null;
+}
+
+export type RlTaskVerdict = 'never_solved' | 'always_solved' | 'learning' | 'too_few_attempts';
+
+export interface RlTaskRow {
+  task_id: string;
+  task_category: string;
+  environment: string;
+  attempts: number;
+  solved: number;
+  solve_rate: number;
+  reward_mean: number | null;
+  /** k → unbiased pass@k (null when attempts < k). */
+  pass_at: Record<string, number | null>;
+  /** k → pass^k, all k of k (null when attempts < k). */
+  pass_hat: Record<string, number | null>;
+  verdict: RlTaskVerdict;
+  /** Up to five runs of the task, as examples. */
+  example_runs: string[];
+}
+
+export interface RlFlakyCase {
+  task_id: string;
+  /** Key of the identical action sequence. */
+  action_sequence: string;
+  runs: number;
+  solved: number;
+  min_reward: number | null;
+  max_reward: number | null;
+  example_runs: string[];
+}
+
+export interface RlTasks {
+  ks: number[];
+  min_attempts: number;
+  /** Tasks with at least one ended run. */
+  tasks: number;
+  attempts: number;
+  /** k → mean over tasks of pass@k / pass^k (tasks with attempts ≥ k). */
+  mean_pass_at: Record<string, number | null>;
+  mean_pass_hat: Record<string, number | null>;
+  never_solved: number;
+  always_solved: number;
+  /** The tasks listed (most attempted first, at most `limit`). */
+  rows: RlTaskRow[];
+  flaky: RlFlakyCase[];
+}
+
+export interface EnvironmentTrendPoint {
+  /** Training step (start of the bucket) or, for runs without RL fields, the bucket time (ISO). */
+  x: number | string;
+  runs: number;
+  error_rate: number | null;
+  tool_ms_p50: number | null;
+  tool_ms_p95: number | null;
+  env_share: number | null;
+}
+
+export interface EnvironmentRow {
+  environment: string;
+  runs: number;
+  ended: number;
+  /** Runs whose failure mode is environment_error. */
+  environment_errors: number;
+  error_rate: number | null;
+  tool_calls: number;
+  tool_ms_p50: number | null;
+  tool_ms_p95: number | null;
+  /** Sandbox time / (sandbox time + model time) over the runs' steps. */
+  env_share: number | null;
+  trend: EnvironmentTrendPoint[];
+}
+
+export interface Environments {
+  /** What the trend's x is: training steps (bucketed by `bucket`) or time (bucket seconds). */
+  trend_by: 'training_step' | 'time';
+  bucket: number;
+  environments: EnvironmentRow[];
+}
+
+/** POST /api/v1/rl/trainer body: the trainer's current step. */
+export interface TrainerReport {
+  project?: string;
+  training_step: number;
+  policy_version?: string;
+}

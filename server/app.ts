@@ -15,6 +15,7 @@ import { compareRouter } from './compare/compare-router.js';
 import { loopGroupsRouter } from './loops/loop-groups-router.js';
 import { projectsRouter } from './projects/projects-router.js';
 import { runsRouter } from './runs/runs-router.js';
+import { rlRouter } from './rl/rl-router.js';
 import type { Services } from './services.js';
 import { sqlRouter } from './sql/sql-router.js';
 import { savedQueriesRouter } from './sql/saved-queries-router.js';
@@ -33,6 +34,7 @@ export function createApp(s: Services): Express {
   app.use(metricsRouter(s.storage));
   app.use(analyticsRouter(s.storage, s.config));
   app.use(compareRouter(s.storage));
+  app.use(rlRouter(s.storage, s.config.defaultProject));
   app.use(loopGroupsRouter(s.storage));
   app.use(projectsRouter(s.storage));
   app.use(ingestStatusRouter(s));

@@ -6,6 +6,7 @@ import { detectLoops, type Loop, type LoopThresholds } from '../../analytics/loo
 import { reworkRate, selfCorrectionRate } from '../../analytics/process-metrics.js';
 import { signSteps } from '../../analytics/signed-step.js';
 import { detectSuspiciousSuccess } from '../../analytics/suspicious-success.js';
+import { actionSequenceKey } from '../../analytics/rl/action-sequence.js';
 import type { RunStatus } from '../../schemas/events.js';
 
 /** A run's summary row as runSummarySql gives it (ClickHouse JSON values). */
@@ -33,6 +34,8 @@ export interface StoredToolCall {
   error_type: string;
   error_message: string;
   output: string;
+  /** The environment's time for the call (absent in rows read before it was carried). */
+  duration_ms?: number | null;
 }
 
 export interface RunRows {
@@ -118,7 +121,13 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     if (st.input_tokens > maxInput) maxInput = st.input_tokens;
   }
   const tools = new Map<string, { calls: number; errors: number }>();
+  const toolMs: number[] = [];
+  let toolMsSum = 0;
   for (const c of rows.tool_calls) {
+    if (c.duration_ms != null) {
+      toolMs.push(c.duration_ms);
+      toolMsSum += c.duration_ms;
+    }
     const t = tools.get(c.tool) ?? { calls: 0, errors: 0 };
     t.calls++;
     if (c.status === 'error') t.errors++;
@@ -181,5 +190,12 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     tool_names: [...tools.keys()],
     tool_call_counts: [...tools.values()].map((t) => t.calls),
     tool_error_counts: [...tools.values()].map((t) => t.errors),
+    rl_training_step: nOrNull(r.rl_training_step),
+    rl_policy_version: s(r.rl_policy_version),
+    rl_group_id: s(r.rl_group_id),
+    rl_sample_index: nOrNull(r.rl_sample_index),
+    action_sequence: actionSequenceKey(signed.map((x) => x.action)),
+    tool_ms_sum: toolMsSum,
+    tool_ms: toolMs,
   };
 }

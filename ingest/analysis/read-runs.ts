@@ -24,7 +24,7 @@ export async function readRuns(storage: Storage, project: string, runIds: string
       p,
     ),
     storage.query<Record<string, unknown>>(
-      `SELECT run_id, step, toUnixTimestamp64Milli(ts) AS ts, tool, arguments, status, error_type, error_message, output
+      `SELECT run_id, step, toUnixTimestamp64Milli(ts) AS ts, tool, arguments, status, error_type, error_message, output, duration_ms
        FROM tool_calls FINAL WHERE ${where}`,
       p,
     ),
@@ -54,6 +54,7 @@ export async function readRuns(storage: Storage, project: string, runIds: string
     error_type: String(r.error_type),
     error_message: String(r.error_message),
     output: String(r.output),
+    duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
   }));
   const score = new Map(scores.map((s) => [s.run_id, Number(s.value)]));
   const mark = new Map(marks.map((m) => [m.run_id, m.wm]));

@@ -13,6 +13,11 @@ export const ANALYSIS_COLUMNS = [
 /** Step- and tool-level rollups of a run (arrays): read only by the queries that need them. */
 export const ROLLUP_ARRAYS = ['step_input_tokens', 'tool_names', 'tool_call_counts', 'tool_error_counts'] as const;
 
+/** RL fields of run_start and the rollups the RL views read (0007). */
+export const RL_COLUMNS = [
+  'rl_training_step', 'rl_policy_version', 'rl_group_id', 'rl_sample_index', 'action_sequence', 'tool_ms_sum', 'tool_ms',
+] as const;
+
 /** Columns both branches of the summary give, in order (see runSummarySql). */
 const SUMMARY_COLUMNS = [
   'project', 'run_id', 'started_at', 'ended_at', 'last_event_at', 'status', 'agent_name', 'agent_version', 'model',
@@ -20,7 +25,7 @@ const SUMMARY_COLUMNS = [
   'tests_passed', 'tests_failed', 'label_failure_mode', 'error_type', 'error_message', 'steps', 'tool_calls',
   'tool_errors', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens',
   'cost_usd', 'cost_estimated', 'latency_ms_sum', 'latency_count', 'max_input_tokens', 'analysis_failure_mode',
-  ...ANALYSIS_COLUMNS, ...ROLLUP_ARRAYS,
+  ...ANALYSIS_COLUMNS, ...ROLLUP_ARRAYS, ...RL_COLUMNS,
 ] as const;
 
 /** Runs without a fresh analysis, as parallel arrays (project, run_id); null when too many to list. */
@@ -200,6 +205,10 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
         ifNull(anyLast(runs.failure_mode), '') AS failure_mode,
         ifNull(anyLast(runs.error_type), '') AS error_type,
         ifNull(anyLast(runs.error_message), '') AS error_message,
+        anyLast(runs.rl_training_step) AS rl_training_step,
+        ifNull(anyLast(runs.rl_policy_version), '') AS rl_policy_version,
+        ifNull(anyLast(runs.rl_group_id), '') AS rl_group_id,
+        anyLast(runs.rl_sample_index) AS rl_sample_index,
         max(runs.ingested_at) AS ingested_at
       FROM runs
       ${where}
@@ -246,6 +255,13 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
       tt.tool_names AS tool_names,
       tt.tool_call_counts AS tool_call_counts,
       tt.tool_error_counts AS tool_error_counts,
+      r.rl_training_step AS rl_training_step,
+      r.rl_policy_version AS rl_policy_version,
+      r.rl_group_id AS rl_group_id,
+      r.rl_sample_index AS rl_sample_index,
+      '' AS action_sequence,
+      ifNull(tc.tool_ms_sum, 0) AS tool_ms_sum,
+      tc.tool_ms AS tool_ms,
       ra.failure_mode AS analysis_failure_mode,
       ${ANALYSIS_COLUMNS.map((c) => `ra.${c} AS ${c}`).join(',\n      ')}
     FROM filtered_runs AS r
@@ -270,7 +286,8 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
     ) AS st ON st.project = r.project AND st.run_id = r.run_id
     LEFT JOIN
     (
-      SELECT project, run_id, count() AS tool_calls, countIf(status = 'error') AS tool_errors
+      SELECT project, run_id, count() AS tool_calls, countIf(status = 'error') AS tool_errors,
+        sum(ifNull(duration_ms, 0)) AS tool_ms_sum, groupArray(toFloat32(duration_ms)) AS tool_ms
       FROM tool_calls FINAL
       WHERE ${picked}
       GROUP BY project, run_id

@@ -1,0 +1,102 @@
+// GET /api/v1/environments: per environment of the filtered runs — error rate (failure mode
+// environment_error), median and p95 tool (sandbox) time, the share of step wall time spent in
+// the environment versus the model, and the trend of each by training step (or by time for
+// runs without RL fields).
+import type { EnvironmentRow, Environments, EnvironmentTrendPoint } from '../../schemas/api.js';
+import type { QueryParams, Storage } from '../../storage/gateway.js';
+import { chooseBucketSeconds } from '../metrics/overview-queries.js';
+import { isoTime, num, numOrNull } from '../runs/row-conversions.js';
+import type { RunFilters } from '../runs/run-filters.js';
+import { findStaleRuns, runSummarySql } from '../runs/run-summary-sql.js';
+
+const MAX_ENVIRONMENTS = 50;
+const TREND_POINTS = 60;
+
+const METRICS = `count() AS runs, countIf(status != 'running') AS ended,
+  countIf(failure_mode = 'environment_error') AS env_errors, sum(length(tool_ms)) AS tool_calls,
+  quantilesTDigestArray(0.5, 0.95)(tool_ms) AS tool_q, sum(tool_ms_sum) AS tool_sum, sum(latency_ms_sum) AS model_sum`;
+
+export async function getEnvironments(storage: Storage, f: RunFilters): Promise<Environments> {
+  const stale = await findStaleRuns(storage, f);
+  // The span picks the trend's bucket; read from the analyses alone (cheap), filters aside.
+  const spanParams: QueryParams = { projects: f.project };
+  const [span] = await storage.query<Record<string, unknown>>(
+    `SELECT min(rl_training_step) AS lo_step, max(rl_training_step) AS hi_step,
+            toUnixTimestamp64Milli(min(started_at)) AS lo_t, toUnixTimestamp64Milli(max(started_at)) AS hi_t
+     FROM run_analysis ${f.project.length ? 'WHERE project IN {projects:Array(String)}' : ''}`,
+    spanParams,
+  );
+  const rl = span?.lo_step != null;
+  let bucket: number;
+  let x: string;
+  if (rl) {
+    bucket = Math.max(1, Math.ceil((num(span.hi_step) - num(span.lo_step) + 1) / TREND_POINTS));
+    x = 'toString(intDiv(assumeNotNull(rl_training_step), {bucket:UInt32}) * {bucket:UInt32})';
+  } else {
+    const lo = f.from ?? num(span?.lo_t);
+    const hi = f.to ?? num(span?.hi_t) + 1;
+    bucket = chooseBucketSeconds(hi - lo, TREND_POINTS);
+    x = 'toString(toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})))';
+  }
+  const params: QueryParams = { bucket, max_env: MAX_ENVIRONMENTS };
+  const summary = runSummarySql(f, params, stale);
+  const [totals, trend] = await Promise.all([
+    storage.query<Record<string, unknown>>(
+      `SELECT environment, ${METRICS} FROM (${summary}) WHERE environment != ''
+       GROUP BY environment ORDER BY runs DESC, environment LIMIT {max_env:UInt32}`,
+      params,
+    ),
+    storage.query<Record<string, unknown>>(
+      `SELECT environment, ${x} AS x, ${METRICS} FROM (${summary})
+       WHERE environment != '' ${rl ? 'AND rl_training_step IS NOT NULL' : ''}
+       GROUP BY environment, x`,
+      params,
+    ),
+  ]);
+  const byEnv = new Map<string, EnvironmentTrendPoint[]>();
+  for (const r of trend) {
+    const m = metricsOf(r);
+    const point: EnvironmentTrendPoint = {
+      x: rl ? num(r.x) : (isoTime(r.x) ?? String(r.x)),
+      runs: m.runs,
+      error_rate: m.error_rate,
+      tool_ms_p50: m.tool_ms_p50,
+      tool_ms_p95: m.tool_ms_p95,
+      env_share: m.env_share,
+    };
+    const list = byEnv.get(String(r.environment));
+    if (list) list.push(point);
+    else byEnv.set(String(r.environment), [point]);
+  }
+  const byX = (a: EnvironmentTrendPoint, b: EnvironmentTrendPoint) =>
+    typeof a.x === 'number' && typeof b.x === 'number' ? a.x - b.x : String(a.x).localeCompare(String(b.x));
+  return {
+    trend_by: rl ? 'training_step' : 'time',
+    bucket,
+    environments: totals.map(
+      (r): EnvironmentRow => ({
+        environment: String(r.environment),
+        ...metricsOf(r),
+        trend: (byEnv.get(String(r.environment)) ?? []).sort(byX),
+      }),
+    ),
+  };
+}
+
+function metricsOf(r: Record<string, unknown>): Omit<EnvironmentRow, 'environment' | 'trend'> {
+  const ended = num(r.ended);
+  const calls = num(r.tool_calls);
+  const q = (r.tool_q as unknown[]) ?? [];
+  const tool = num(r.tool_sum);
+  const model = num(r.model_sum);
+  return {
+    runs: num(r.runs),
+    ended,
+    environment_errors: num(r.env_errors),
+    error_rate: ended ? num(r.env_errors) / ended : null,
+    tool_calls: calls,
+    tool_ms_p50: calls ? numOrNull(q[0]) : null,
+    tool_ms_p95: calls ? numOrNull(q[1]) : null,
+    env_share: tool + model > 0 ? tool / (tool + model) : null,
+  };
+}

@@ -1,0 +1,17 @@
+// Shared SQL pieces of the RL views. Pure.
+
+/**
+ * The reward a rollout is judged by: its `reward` when sent, else 1 for success and 0 for any
+ * other end; NULL while it is still running. Column names are those of runSummarySql.
+ */
+export const REWARD_SQL = `if(reward IS NOT NULL, reward, if(status = 'running', NULL, toFloat64(status = 'success')))`;
+
+/** Rewards closer than this count as equal (zero advantage, flaky rewards). */
+export const REWARD_EPSILON = 1e-9;
+
+/**
+ * The step of the policy that sampled a rollout: the trailing integer of rl.policy_version
+ * (`120`, `v120`, `step-120`), else rl.training_step. `{ver_re:String}` must be bound to VERSION_RE.
+ */
+export const POLICY_STEP_SQL = `ifNull(toInt64OrNull(extract(rl_policy_version, {ver_re:String})), rl_training_step)`;
+export const VERSION_RE = '(\\d+)$';

@@ -1,0 +1,67 @@
+// GET /api/v1/rl/steps, /api/v1/rl/tasks, /api/v1/environments (same filters as /api/v1/runs)
+// and POST /api/v1/rl/trainer (the trainer reports its current step, for policy staleness).
+import express, { Router } from 'express';
+import { z } from 'zod';
+import type { Storage } from '../../storage/gateway.js';
+import { ApiError } from '../errors.js';
+import { parseQuery, runFiltersSchema } from '../runs/run-filters.js';
+import { getEnvironments } from './environments-queries.js';
+import { getRlSteps } from './steps-queries.js';
+import { getRlTasks } from './tasks-queries.js';
+import { recordTrainerStep } from './trainer-store.js';
+import { projectFor } from '../auth/auth-context.js';
+
+const stepsSchema = runFiltersSchema.extend({
+  by: z.enum(['training_step', 'policy_version']).default('training_step'),
+  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+});
+
+const ks = z
+  .string()
+  .default('1,4,8')
+  .transform((v, ctx) => {
+    const out = [...new Set(v.split(',').map((s) => Number(s.trim())))].sort((a, b) => a - b);
+    if (!out.length || out.length > 8 || out.some((k) => !Number.isInteger(k) || k < 1 || k > 1024)) {
+      ctx.addIssue({ code: 'custom', message: 'k must be up to 8 integers from 1 to 1024, comma separated' });
+      return z.NEVER;
+    }
+    return out;
+  });
+
+const tasksSchema = runFiltersSchema.extend({
+  k: ks,
+  min_attempts: z.coerce.number().int().min(1).max(100_000).default(8),
+  limit: z.coerce.number().int().min(1).max(5000).default(200),
+  verdict: z.enum(['never_solved', 'always_solved', 'learning', 'too_few_attempts']).optional(),
+});
+
+const trainerSchema = z.object({
+  project: z.string().min(1).max(200).optional(),
+  training_step: z.number().int(),
+  policy_version: z.string().max(200).optional(),
+});
+
+export function rlRouter(storage: Storage, defaultProject: string): Router {
+  const router = Router();
+  router.get('/api/v1/rl/steps', async (req, res) => {
+    const q = parseQuery(stepsSchema, req.query);
+    res.json(await getRlSteps(storage, q, q.by, q.limit));
+  });
+  router.get('/api/v1/rl/tasks', async (req, res) => {
+    const q = parseQuery(tasksSchema, req.query);
+    res.json(await getRlTasks(storage, q, { ks: q.k, minAttempts: q.min_attempts, limit: q.limit, verdict: q.verdict }));
+  });
+  router.get('/api/v1/environments', async (req, res) => {
+    res.json(await getEnvironments(storage, parseQuery(runFiltersSchema, req.query)));
+  });
+  router.post('/api/v1/rl/trainer', express.json({ limit: '16kb' }), async (req, res) => {
+    const r = trainerSchema.safeParse(req.body);
+    if (!r.success) {
+      throw new ApiError(400, 'bad_request', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+    }
+    const report = { project: projectFor(req, r.data.project) ?? defaultProject, training_step: r.data.training_step, policy_version: r.data.policy_version ?? '' };
+    await recordTrainerStep(storage, { ...report, now: Date.now() });
+    res.json({ recorded: report });
+  });
+  return router;
+}
