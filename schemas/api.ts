@@ -521,3 +521,58 @@ export interface TrainerReport {
   training_step: number;
   policy_version?: string;
 }
+
+// ---- Alerting (/api/v1/alerts/*) ----
+export type { PublicRule as AlertRuleView, RuleKind as AlertRuleKind, Severity as AlertSeverity } from '../analytics/alerts/rule-schema.js';
+export type { AlertPayload } from '../analytics/alerts/payload.js';
+
+/** GET /api/v1/alerts/rules */
+export interface AlertRuleList {
+  rules: import('../analytics/alerts/rule-schema.js').PublicRule[];
+}
+
+/** One firing, resolution or test of a rule (GET /api/v1/alerts/firings). */
+export interface AlertFiring {
+  firing_id: string;
+  rule_id: string;
+  rule_name: string;
+  kind: string;
+  severity: string;
+  status: 'firing' | 'resolved' | 'test';
+  key: string;
+  project: string;
+  run_id: string;
+  summary: string;
+  fired_at: string;
+  /** The JSON payload that was sent. */
+  payload: unknown;
+}
+
+/** One attempt at delivering a webhook. */
+export interface DeliveryAttempt {
+  attempt: number;
+  ts: string;
+  /** delivered, retry (failed, another attempt follows) or failed (the last attempt failed). */
+  outcome: 'delivered' | 'retry' | 'failed';
+  status_code: number | null;
+  error: string;
+  duration_ms: number;
+}
+
+/** One webhook delivery of a firing (GET /api/v1/alerts/deliveries), with its attempts. */
+export interface AlertDelivery {
+  delivery_id: string;
+  firing_id: string;
+  rule_id: string;
+  webhook_id: string;
+  /** Without credentials and query values. */
+  url: string;
+  format: 'json' | 'slack';
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string;
+  created_at: string;
+  updated_at: string;
+  attempt_log: DeliveryAttempt[];
+}

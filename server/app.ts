@@ -19,6 +19,7 @@ import { rlRouter } from './rl/rl-router.js';
 import type { Services } from './services.js';
 import { sqlRouter } from './sql/sql-router.js';
 import { savedQueriesRouter } from './sql/saved-queries-router.js';
+import { alertsRouter } from './alerts/alerts-router.js';
 
 export function createApp(s: Services): Express {
   const app = express();
@@ -39,6 +40,7 @@ export function createApp(s: Services): Express {
   app.use(projectsRouter(s.storage));
   app.use(ingestStatusRouter(s));
   app.use(sqlRouter(s.sqlConsole));
+  app.use(alertsRouter(s.alerts));
   app.use(savedQueriesRouter(s.storage, s.config.defaultProject));
   app.use(['/api', '/v1'], (req, _res, next) => next(new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.originalUrl}`)));
   const web = repoPath('dist', 'web');

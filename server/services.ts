@@ -9,6 +9,7 @@ import { loadPriceBook } from '../ingest/load-prices.js';
 import type { KafkaRuntime } from '../ingest/kafka/kafka-runtime.js';
 import { openConsoleClient, openStorage, type Storage } from '../storage/gateway.js';
 import { SqlConsole } from './sql/sql-console.js';
+import { AlertEngine } from './alerts/alert-engine.js';
 import { KeysStore } from './auth/keys-store.js';
 import { migrate } from '../storage/migrate.js';
 import { createLogger, type Logger } from './logger.js';
@@ -27,6 +28,8 @@ export interface Services {
   kafka?: KafkaRuntime;
   /** Read-only ad-hoc SQL on its own connection. */
   sqlConsole: SqlConsole;
+  /** Alert rules, their evaluation and webhook deliveries (durable outbox). */
+  alerts: AlertEngine;
   /** API keys (hashes), held in memory for authentication. */
   keys: KeysStore;
   close(): Promise<void>;
@@ -73,12 +76,18 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
   });
   ingestor.observe((events, stored) => analyzer.notify(events, stored));
   analyzer.start();
+  const alerts = new AlertEngine(storage, { config, prices, onError: (msg, err) => log.warn(msg, err) });
+  await alerts.start();
+  ingestor.observe((events) => alerts.onEvents(events));
   const liveLoops = new LiveLoopDetector({
     thresholds: config.analysis.loops,
     maxRuns: config.analysis.liveMaxRuns,
     idleMs: config.analysis.liveIdleMs,
     costOf: (step) => prices.cost(step.model, step),
-    record: (signals) => storage.insert('signals', signals),
+    record: async (signals) => {
+      await storage.insert('signals', signals);
+      alerts.onLoopSignals(signals);
+    },
     onError: (err) => log.warn('recording loop signals failed', err),
   });
   ingestor.observe((events) => liveLoops.notify(events));
@@ -101,6 +110,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     liveLoops,
     sqlConsole,
     keys,
+    alerts,
     async close() {
       if (closed) return;
       closed = true;
@@ -108,6 +118,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
       await services.kafka?.close().catch((err) => log.error('closing Kafka failed', err));
       await writer.close();
       await liveLoops.close();
+      await alerts.close();
       await analyzer.close();
       keys.close();
       await sqlConsole.close();

@@ -175,8 +175,11 @@ export interface Webhook {
   format: (typeof WEBHOOK_FORMATS)[number];
 }
 
+/** Omit over each member of a union (keeps the kind → params link). */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 /** A stored rule (with its webhooks' secrets: never sent to a client as it is). */
-export type AlertRule = Omit<RuleInput, 'webhooks'> & {
+export type AlertRule = OmitEach<RuleInput, 'webhooks'> & {
   id: string;
   webhooks: Webhook[];
   created_at: string;
@@ -184,7 +187,7 @@ export type AlertRule = Omit<RuleInput, 'webhooks'> & {
 };
 
 /** What the API shows of a rule: secrets replaced by whether one is set. */
-export type PublicRule = Omit<AlertRule, 'webhooks'> & {
+export type PublicRule = OmitEach<AlertRule, 'webhooks'> & {
   webhooks: { id: string; url: string; format: Webhook['format']; has_secret: boolean }[];
 };
 

@@ -14,6 +14,10 @@ export type WindowMetrics = { runs: number; ended: number } & Partial<Record<Thr
 
 /** Metrics that are rates over ended runs: min_runs counts ended runs for them. */
 const OF_ENDED: ReadonlySet<ThresholdMetric> = new Set(['completion_rate', 'cost_per_success']);
+/** Totals: known (0) even when the window holds no run, so min_runs does not apply to them. */
+const TOTALS: ReadonlySet<ThresholdMetric> = new Set([
+  'cost_usd', 'runs', 'ended', 'successes', 'running', 'failed', 'runs_with_loops', 'suspicious', 'input_tokens', 'output_tokens',
+]);
 
 export interface ThresholdVerdict {
   observation: Observation;
@@ -24,8 +28,8 @@ export interface ThresholdVerdict {
 
 export function evaluateThreshold(m: WindowMetrics, p: ThresholdParams): ThresholdVerdict {
   const count = OF_ENDED.has(p.metric) ? m.ended : m.runs;
-  const value = m[p.metric] ?? null;
-  if (count < p.min_runs || value === null || !Number.isFinite(value)) return { observation: 'unknown', value, count };
+  const value = m[p.metric] ?? (TOTALS.has(p.metric) ? 0 : null);
+  if ((!TOTALS.has(p.metric) && count < p.min_runs) || value === null || !Number.isFinite(value)) return { observation: 'unknown', value, count };
   const holds = p.op === '<' ? value < p.value : p.op === '<=' ? value <= p.value : p.op === '>' ? value > p.value : value >= p.value;
   return { observation: holds ? 'holds' : 'clear', value, count };
 }
