@@ -1,5 +1,6 @@
 // The staging table of received spans (otlp_spans, migration 0009): spans are written as they
 // arrive and read back per trace, so a trace's events can be derived from all its spans.
+import { randomUUID } from 'node:crypto';
 import { isGenAiSpan } from '../../ingest/otlp/genai-attributes.js';
 import type { OtlpSpan } from '../../ingest/otlp/otlp-span.js';
 import type { Storage } from '../../storage/gateway.js';
@@ -18,7 +19,9 @@ export class SpanStore {
 
   async add(project: string, spans: readonly OtlpSpan[]): Promise<void> {
     const rows = spans.map((s) => ({ project, trace_id: s.traceId, span_id: s.spanId, span: JSON.stringify(staged(s)) }));
-    await this.storage.insert('otlp_spans', rows);
+    // A token of its own: on the embedded engine the connection keeps the last insert's token as a
+    // setting, and a second insert under the same token would be dropped as a duplicate.
+    await this.storage.insert('otlp_spans', rows, `otlp:${randomUUID()}`);
   }
 
   /** All staged spans of the given traces of one project, by trace id. */

@@ -87,6 +87,23 @@ describe.each(Object.keys(exporters) as (keyof typeof exporters)[])('OTLP/HTTP %
   });
 });
 
+describe('OTLP/HTTP concurrent exports', () => {
+  it('numbers the steps right when the batches of one trace arrive at the same time', async () => {
+    const t0 = Date.parse('2026-11-30T11:00:00Z');
+    const { traceId, spans } = await recordAgentRun(t0, 'conv-concurrent');
+    const exporter = exporters.protobuf();
+    await Promise.all(outOfOrderBatches(spans).map((batch) => exportBatch(exporter, batch)));
+    await exporter.shutdown();
+    const body = await runOf(traceId);
+    expect(body.run).toMatchObject({ agent_name: EXPECTED.agent, status: 'success', steps: 3, tool_calls: 2, tool_errors: 1 });
+    expect(body.steps.map((s: { model: string }) => s.model)).toEqual(EXPECTED.steps.map((s) => s.model));
+    expect(body.tool_calls.map((c: { call_id: string; step: number }) => [c.call_id, c.step]).sort()).toEqual([
+      ['call_read', 0],
+      ['call_test', 1],
+    ]);
+  });
+});
+
 describe('OTLP/HTTP answers', () => {
   it('reports spans without valid ids in partial_success and keeps the others', async () => {
     const res = await fetch(`${srv.url}/v1/traces`, {
