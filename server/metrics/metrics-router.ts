@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Storage } from '../../storage/gateway.js';
 import { parseQuery, runFiltersSchema } from '../runs/run-filters.js';
 import { getFilterOptions, getOverview, getTimeseries } from './overview-queries.js';
+import { forcedProject } from '../auth/auth-context.js';
 
 const timeseriesSchema = runFiltersSchema.extend({
   bucket: z.enum(['auto', 'hour', 'day']).default('auto'),
@@ -21,7 +22,10 @@ export function metricsRouter(storage: Storage): Router {
   });
   router.get('/api/v1/filters', async (req, res) => {
     const q = parseQuery(runFiltersSchema.pick({ project: true }), req.query);
-    res.json(await getFilterOptions(storage, q.project));
+    const options = await getFilterOptions(storage, q.project);
+    // A key bound to a project does not learn the names of the others.
+    const own = forcedProject(req);
+    res.json(own === undefined ? options : { ...options, projects: options.projects.filter((p) => p === own) });
   });
   return router;
 }

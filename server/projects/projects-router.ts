@@ -4,6 +4,7 @@ import { Router } from 'express';
 import type { ProjectList } from '../../schemas/api.js';
 import type { Storage } from '../../storage/gateway.js';
 import { isoTime, num } from '../runs/row-conversions.js';
+import { forcedProject } from '../auth/auth-context.js';
 
 export async function getProjects(storage: Storage): Promise<ProjectList> {
   const rows = await storage.query<Record<string, unknown>>(
@@ -17,8 +18,11 @@ export async function getProjects(storage: Storage): Promise<ProjectList> {
 
 export function projectsRouter(storage: Storage): Router {
   const router = Router();
-  router.get('/api/v1/projects', async (_req, res) => {
-    res.json(await getProjects(storage));
+  router.get('/api/v1/projects', async (req, res) => {
+    const list = await getProjects(storage);
+    // A key bound to a project sees only its own.
+    const own = forcedProject(req);
+    res.json(own === undefined ? list : { projects: list.projects.filter((p) => p.project === own) });
   });
   return router;
 }

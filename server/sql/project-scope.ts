@@ -37,7 +37,7 @@ export function checkQueryTree(lines: readonly string[], allowed: ReadonlySet<st
   for (const line of lines) {
     const t = line.trimStart();
     if (t.startsWith('TABLE id:')) {
-      const m = t.match(/^TABLE id: \d+, (?:alias: __table\d+, )?table_name: (\S+)$/);
+      const m = t.match(/^TABLE id: \d+, (?:alias: __table\d+, )?table_name: ([^\s,]+)(?:, final: [01])?(?:, sample_size: [\d /]+)?(?:, sample_offset: [\d /]+)?$/);
       if (!m) throw new ForbiddenReadError('the query reads a table this key cannot be checked against');
       const name = m[1]!;
       if (!allowed.has(name) && !SAFE_SYSTEM_TABLES.has(name)) {

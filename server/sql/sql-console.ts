@@ -48,6 +48,7 @@ const MAX_PROJECT_CLIENTS = 32;
 export class SqlConsole {
   private client: Promise<ClickHouseClient> | null = null;
   private readonly projectClients = new Map<string, Promise<ProjectClient>>();
+  private readonly retired = new Set<Promise<ClickHouseClient>>();
 
   /**
    * `openClient` opens a read-only client on first use (with `tableFilters`: one confined to a
@@ -67,6 +68,9 @@ export class SqlConsole {
     const pcs = [...this.projectClients.values()];
     this.projectClients.clear();
     for (const pc of pcs) await (await pc.catch(() => null))?.client.close();
+    const retired = [...this.retired];
+    this.retired.clear();
+    for (const c of retired) await (await c.catch(() => null))?.close();
   }
 
   /** Tables with a project column (`db.table`): filtered for every non-admin key, readable unless hidden. */
@@ -74,6 +78,27 @@ export class SqlConsole {
     return this.storage.query<{ database: string; table: string }>(
       `SELECT DISTINCT database, table FROM system.columns WHERE database = currentDatabase() AND name = 'project' ORDER BY table`,
     );
+  }
+
+  /** Drops the client of `project` (undefined: the admin one); it closes once queries in flight are done. */
+  private discard(project: string | undefined): void {
+    let old: Promise<ClickHouseClient> | undefined;
+    if (project === undefined) {
+      old = this.client ?? undefined;
+      this.client = null;
+    } else {
+      old = this.projectClients.get(project)?.then((pc) => pc.client);
+      this.projectClients.delete(project);
+    }
+    if (old) this.retire(old);
+  }
+
+  /** Closes a client once queries in flight on it are done (they end within the time limit), or at close(). */
+  private retire(client: Promise<ClickHouseClient>): void {
+    this.retired.add(client);
+    setTimeout(() => {
+      if (this.retired.delete(client)) void client.then((c) => c.close()).catch(() => {});
+    }, 60_000).unref();
   }
 
   private getProjectClient(project: string): Promise<ProjectClient> {
@@ -94,8 +119,7 @@ export class SqlConsole {
     if (this.projectClients.size > MAX_PROJECT_CLIENTS) {
       const [oldest, old] = this.projectClients.entries().next().value as [string, Promise<ProjectClient>];
       this.projectClients.delete(oldest);
-      // Queries in flight on it finish first (they end within the console's time limit).
-      setTimeout(() => void old.then((o) => o.client.close()).catch(() => {}), 60_000).unref();
+      this.retire(old.then((o) => o.client));
     }
     return pc;
   }
@@ -142,6 +166,9 @@ export class SqlConsole {
         this.record(statement, params, 'forbidden', err.message, started, 0, project);
         throw new ApiError(403, 'sql_forbidden', err.message);
       }
+      // A query stopped by a limit can leave output behind on a chDB connection that the next
+      // query's answer would start with: a failed query's connection is replaced.
+      this.discard(project);
       const e = err as { code?: string; type?: string; message?: string };
       const message = (e.message ?? 'the query failed').trim();
       this.record(statement, params, 'error', message, started, 0, project);
