@@ -1,11 +1,23 @@
-// Routes of the dashboard. New pages (failures, loops, costs, compare, SQL) plug in here.
+// Routes of the dashboard. New pages plug in here. Pages other than the first views load on
+// demand (React.lazy), which keeps the initial JavaScript small; each import names its export.
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router-dom';
 import { Layout } from './components/layout.js';
-import { IngestPage } from './pages/ingest-page.js';
+import { Loading } from './components/states.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 import { OverviewPage } from './pages/overview-page.js';
 import { RunPage } from './pages/run-page.js';
 import { RunsPage } from './pages/runs-page.js';
+
+/** A page module loaded on first visit, shown with the shared loading state meanwhile. */
+function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  const Page = lazy(async (): Promise<{ default: ComponentType }> => ({ default: (await load())[name] }));
+  return (
+    <Suspense fallback={<Loading label="Loading page…" />}>
+      <Page />
+    </Suspense>
+  );
+}
 
 export const router = createBrowserRouter([
   {
@@ -15,9 +27,12 @@ export const router = createBrowserRouter([
       { index: true, element: <OverviewPage /> },
       { path: 'runs', element: <RunsPage /> },
       { path: 'runs/:runId', element: <RunPage /> },
-      // Loaded when first opened: the SQL editor (CodeMirror) stays out of the initial bundle.
-      { path: 'console', lazy: () => import('./pages/console-page.js').then((m) => ({ Component: m.ConsolePage })) },
-      { path: 'ingest', element: <IngestPage /> },
+      { path: 'failures', element: lazyPage(() => import('./pages/failures-page.js'), 'FailuresPage') },
+      { path: 'loops', element: lazyPage(() => import('./pages/loops-page.js'), 'LoopsPage') },
+      { path: 'costs', element: lazyPage(() => import('./pages/costs-page.js'), 'CostsPage') },
+      { path: 'compare', element: lazyPage(() => import('./pages/compare-page.js'), 'ComparePage') },
+      { path: 'console', element: lazyPage(() => import('./pages/console-page.js'), 'ConsolePage') },
+      { path: 'ingest', element: lazyPage(() => import('./pages/ingest-page.js'), 'IngestPage') },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

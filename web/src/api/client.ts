@@ -1,7 +1,8 @@
 // The dashboard's one typed client of the HTTP API (/api/v1). Every request goes through
 // `getJson`, which turns non-2xx answers into an ApiError carrying the server's code/message.
-import type { FilterOptions, Overview, RunDetail, RunsPage, Timeseries } from '../../../schemas/api.js';
+import type { FailuresReport, FilterOptions, Overview, RunDetail, RunsPage, Timeseries } from '../../../schemas/api.js';
 import type { SavedQuery, SavedQueryList, SqlResult, SqlSchema } from '../../../schemas/api.js';
+import type { Breakdown, CompareReport, CostSpikesReport, LoopGroups, LoopsReport, ProjectList } from '../../../schemas/api.js';
 import { filtersToApiParams, type Filters } from '../lib/filters.js';
 import { buildQuery } from '../lib/query-string.js';
 
@@ -168,5 +169,53 @@ export const api = {
 
   deleteSavedQuery(id: string, project: string | undefined, opts?: RequestOptions): Promise<void> {
     return sendJson<void>('DELETE', `/sql/saved/${encodeURIComponent(id)}${buildQuery({ project })}`, undefined, opts);
+  },
+
+  /** The run metrics per value of a dimension (model, agent_version, …). */
+  breakdown(filters: Filters, now: Date, by: string, opts?: RequestOptions): Promise<Breakdown> {
+    return getJson<Breakdown>(`/metrics/breakdown${buildQuery([...filtersToApiParams(filters, now, false), ['by', by]])}`, opts);
+  },
+
+  /** Projects that hold runs, for the project picker. */
+  projects(opts?: RequestOptions): Promise<ProjectList> {
+    return getJson<ProjectList>('/projects', opts);
+  },
+
+  /** Failure modes with their trend, a breakdown by `by` (model, agent_version, …) and `examples` run ids per mode. */
+  failureModes(filters: Filters, now: Date, by: string, examples: number, opts?: RequestOptions): Promise<FailuresReport> {
+    const params: [string, string][] = [...filtersToApiParams(filters, now, false), ['by', by], ['examples', String(examples)]];
+    return getJson<FailuresReport>(`/failures${buildQuery(params)}`, opts);
+  },
+
+  /** The dead loops of the runs in view, most costly first, with totals by kind. */
+  loops(filters: Filters, now: Date, q: { kind?: string; limit?: number } = {}, opts?: RequestOptions): Promise<LoopsReport> {
+    const params: [string, string][] = [...filtersToApiParams(filters, now, false)];
+    if (q.kind) params.push(['kind', q.kind]);
+    if (q.limit) params.push(['limit', String(q.limit)]);
+    return getJson<LoopsReport>(`/loops${buildQuery(params)}`, opts);
+  },
+
+  /** Loops summed per value of a dimension (model, agent, …) or per tool. */
+  loopGroups(filters: Filters, now: Date, by: string, opts?: RequestOptions): Promise<LoopGroups> {
+    return getJson<LoopGroups>(`/loops/groups${buildQuery([...filtersToApiParams(filters, now, false), ['by', by]])}`, opts);
+  },
+
+  /** Runs far above their cohort's cost, context blow-up steps and hours of spend over baseline. */
+  costSpikes(filters: Filters, now: Date, limit = 50, opts?: RequestOptions): Promise<CostSpikesReport> {
+    return getJson<CostSpikesReport>(`/costs/spikes${buildQuery([...filtersToApiParams(filters, now, false), ['limit', String(limit)]])}`, opts);
+  },
+
+  /** The timeseries per value of a dimension (the 10 values with most runs), e.g. cost by model. */
+  timeseriesBy(filters: Filters, now: Date, groupBy: string, bucket: TimeBucket = 'auto', opts?: RequestOptions): Promise<Timeseries> {
+    const params: [string, string][] = [...filtersToApiParams(filters, now, false), ['bucket', bucket], ['group_by', groupBy]];
+    return getJson<Timeseries>(`/metrics/timeseries${buildQuery(params)}`, opts);
+  },
+
+  /** Two cohorts side by side: the shared filters plus each cohort's own (`a[model]=x`). */
+  compare(filters: Filters, now: Date, a: Record<string, string>, b: Record<string, string>, opts?: RequestOptions): Promise<CompareReport> {
+    const params: [string, string][] = [...filtersToApiParams(filters, now, false)];
+    for (const [k, v] of Object.entries(a)) params.push([`a[${k}]`, v]);
+    for (const [k, v] of Object.entries(b)) params.push([`b[${k}]`, v]);
+    return getJson<CompareReport>(`/compare${buildQuery(params)}`, opts);
   },
 };

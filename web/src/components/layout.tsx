@@ -1,32 +1,68 @@
-// The frame around every page: top navigation and the filter bar.
+// The frame around every page: the side navigation (grouped), the project picker, the theme
+// toggle and the filter bar. Links between pages keep the filters (they live in the URL).
+import type { ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { FilterBar } from './filter-bar.js';
+import { ProjectPicker } from './project-picker.js';
 import { useFilters } from '../hooks/use-filters.js';
+import { useTheme } from '../hooks/use-theme.js';
+
+/** Pages about one thing (a run, the ingest pipeline, the SQL console) have no filter bar. */
+const NO_FILTERS = [/^\/runs\/.+/, /^\/ingest$/, /^\/console$/];
 
 export function Layout() {
   const filterState = useFilters();
+  const { theme, toggle } = useTheme();
   const { pathname } = useLocation();
-  // The run page shows one run: the filters don't apply to it, but links back keep them.
-  const showFilters = !/^\/runs\/.+/.test(pathname) && pathname !== '/ingest' && pathname !== '/console';
+  const showFilters = !NO_FILTERS.some((re) => re.test(pathname));
+  const f = (path: string) => ({ pathname: path, search: filterState.filterSearch });
   return (
     <div className="app">
-      <header className="topbar">
-        <NavLink to={{ pathname: '/', search: filterState.filterSearch }} className="brand">
+      <aside className="sidebar">
+        <NavLink to={f('/')} className="brand">
           <span className="brand-mark" aria-hidden="true">◆</span> Trajscope
         </NavLink>
+        <ProjectPicker state={filterState} />
         <nav className="nav" aria-label="Main">
-          <NavLink to={{ pathname: '/', search: filterState.filterSearch }} end>
-            Overview
-          </NavLink>
-          <NavLink to={{ pathname: '/runs', search: filterState.filterSearch }}>Runs</NavLink>
-          <NavLink to="/ingest">Ingest</NavLink>
-          <NavLink to="/console">SQL console</NavLink>
+          <NavGroup title="Monitor">
+            <NavLink to={f('/')} end>Overview</NavLink>
+            <NavLink to={f('/runs')}>Runs</NavLink>
+            <NavLink to={f('/failures')}>Failure modes</NavLink>
+            <NavLink to={f('/loops')}>Loops</NavLink>
+            <NavLink to={f('/costs')}>Costs</NavLink>
+          </NavGroup>
+          <NavGroup title="Analyse">
+            <NavLink to={f('/compare')}>Compare</NavLink>
+            <NavLink to={f('/rl/training')}>Training</NavLink>
+            <NavLink to={f('/rl/tasks')}>Tasks &amp; environments</NavLink>
+            <NavLink to="/console">SQL console</NavLink>
+          </NavGroup>
+          <NavGroup title="Operate">
+            <NavLink to="/ingest">Ingest</NavLink>
+            <NavLink to="/alerts">Alerts</NavLink>
+          </NavGroup>
         </nav>
-      </header>
-      {showFilters && <FilterBar state={filterState} />}
-      <main className="content">
-        <Outlet context={filterState} />
-      </main>
+        <div className="sidebar-foot">
+          <button type="button" className="theme-toggle" onClick={toggle} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`} data-theme-now={theme}>
+            <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span> {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+          </button>
+        </div>
+      </aside>
+      <div className="main">
+        {showFilters && <FilterBar state={filterState} />}
+        <main className="content">
+          <Outlet context={filterState} />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function NavGroup({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="nav-group">
+      <div className="nav-group-title">{title}</div>
+      {children}
     </div>
   );
 }

@@ -160,3 +160,56 @@ export function bucketFor(f: Filters): 'hour' | 'day' | 'auto' {
   if (f.range === '30d') return 'day';
   return 'auto';
 }
+
+/** An ISO instant as the value of a <input type="datetime-local"> read in UTC: "2026-11-30T09:00". */
+export function isoToInputValue(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 16);
+}
+
+/** The value of a UTC datetime-local input as ISO ("" or invalid → undefined). */
+export function inputValueToIso(v: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(v)) return undefined;
+  const d = new Date(`${v}Z`);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/**
+ * The filters with a custom window typed by a person (UTC datetime-local values). Returns an
+ * error message instead when the window is empty or reversed.
+ */
+export function withCustomRange(f: Filters, fromInput: string, toInput: string): Filters | string {
+  const from = inputValueToIso(fromInput);
+  const to = inputValueToIso(toInput);
+  if (!from && !to) return 'Give a start, an end, or both.';
+  if (from && to && from >= to) return 'The start must be before the end.';
+  return { ...f, range: 'custom', from, to };
+}
+
+/**
+ * A link to `pathname` that keeps the filters, plus view parameters (`extra`, '' removes one):
+ * linkTo('/runs', f, { sort: 'cost_usd' }) → { pathname: '/runs', search: '?model=x&sort=cost_usd' }.
+ */
+export function linkTo(pathname: string, f: Filters, extra: Record<string, string> = {}): { pathname: string; search: string } {
+  const s = filtersToSearch(f);
+  for (const [k, v] of Object.entries(extra)) {
+    if (v) s.set(k, v);
+    else s.delete(k);
+  }
+  const q = s.toString();
+  return { pathname, search: q ? `?${q}` : '' };
+}
+
+/**
+ * The trajectory viewer's link for a run: keeps the filters (so "← Runs" returns to the same
+ * view), names the project when it is not the default one (run ids are per project), and with
+ * `step` anchors the viewer at that step (#step-N).
+ */
+export function runLink(runId: string, filterSearch = '', project?: string, step?: number | null): string {
+  const params = new URLSearchParams(filterSearch);
+  if (project && project !== 'default') params.set('project', project);
+  const q = params.toString();
+  const hash = step === null || step === undefined ? '' : `#step-${step}`;
+  return `/runs/${encodeURIComponent(runId)}${q ? `?${q}` : ''}${hash}`;
+}

@@ -1,0 +1,66 @@
+// A titled card around a chart, and the axis/tooltip styling every chart shares. Colours are
+// CSS variables (styles.css), so charts follow the light and dark themes.
+import type { ReactNode } from 'react';
+
+export const axisTick = { fontSize: 11, fill: 'var(--c-muted)' };
+export const gridStroke = 'var(--c-grid)';
+export const tooltipStyle = { fontSize: 12, borderRadius: 6 };
+export const legendStyle = { fontSize: 12 };
+
+export function ChartCard({
+  title,
+  subtitle,
+  actions,
+  tall,
+  className,
+  children,
+  testId,
+  height,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  tall?: boolean;
+  /** Height of the chart in px (else the card's default, or the tall one). */
+  height?: number;
+  className?: string;
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <section className={`card chart-card${className ? ` ${className}` : ''}`} data-testid={testId}>
+      <div className="card-head">
+        <h3>{title}</h3>
+        {subtitle && <span className="muted small">{subtitle}</span>}
+        {actions && <div className="head-end">{actions}</div>}
+      </div>
+      <div className={tall ? 'chart-box chart-box-tall' : 'chart-box'} style={height ? { height } : undefined}>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+/** A titled card around a table or list. */
+export function TableCard({ title, subtitle, actions, children, className, testId }: { title: string; subtitle?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; testId?: string }) {
+  return (
+    <section className={`card table-card${className ? ` ${className}` : ''}`} data-testid={testId}>
+      <div className="card-head">
+        <h3>{title}</h3>
+        {subtitle && <span className="muted small">{subtitle}</span>}
+        {actions && <div className="head-end">{actions}</div>}
+      </div>
+      <div className="card-body">{children}</div>
+    </section>
+  );
+}
+
+/** recharts' chart-level click, mapped to the row under the pointer. */
+export function rowClick<T>(rows: readonly T[], onSelect: (row: T) => void) {
+  return (state: { activeTooltipIndex?: number | string | null } | null) => {
+    const i = state?.activeTooltipIndex;
+    if (i === null || i === undefined) return;
+    const row = rows[Number(i)];
+    if (row) onSelect(row);
+  };
+}
