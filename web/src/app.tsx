@@ -33,6 +33,7 @@ export const router = createBrowserRouter([
       { path: 'compare', element: lazyPage(() => import('./pages/compare-page.js'), 'ComparePage') },
       { path: 'console', element: lazyPage(() => import('./pages/console-page.js'), 'ConsolePage') },
       { path: 'ingest', element: lazyPage(() => import('./pages/ingest-page.js'), 'IngestPage') },
+      { path: 'alerts', element: lazyPage(() => import('./pages/alerts-page.js'), 'AlertsPage') },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
