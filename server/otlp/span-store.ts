@@ -43,14 +43,20 @@ export class SpanStore {
   }
 }
 
-/** A span as staged: whole when it is a GenAI span, else only what places it in its trace and
+/** Attributes the mapping never reads that can be large (whole prompts, tool schemas): not
+ * staged, so re-reading a long trace stays cheap. */
+const UNUSED = ['gen_ai.input.messages', 'gen_ai.system_instructions', 'gen_ai.tool.definitions', 'gen_ai.prompt'];
+
+/** A span as staged: a GenAI span with what the mapping reads, else only what places it in its trace and
  * tells whether it failed (it may be the run span of a trace without invoke_agent). */
 function staged(s: OtlpSpan): OtlpSpan {
-  if (isGenAiSpan(s)) return s;
+  // Of span events only `exception` is read (legacy prompt/completion events can be large).
+  const events = s.events.filter((e) => e.name === 'exception');
+  if (isGenAiSpan(s)) {
+    const attributes = { ...s.attributes };
+    for (const k of UNUSED) delete attributes[k];
+    return { ...s, attributes, events };
+  }
   const errorType = s.attributes['error.type'];
-  return {
-    ...s,
-    attributes: errorType !== undefined ? { 'error.type': errorType } : {},
-    events: s.events.filter((e) => e.name === 'exception'),
-  };
+  return { ...s, attributes: errorType !== undefined ? { 'error.type': errorType } : {}, events };
 }
