@@ -5,6 +5,11 @@ import type { IngestResponse } from '../schemas/api.js';
 import type { Config } from './config.js';
 import { openServices, type Services } from '../server/services.js';
 
+/** The server refused the sender (401/403: missing, invalid or under-scoped key); nothing will get through. */
+export class SinkRefusedError extends Error {
+  override readonly name = 'SinkRefusedError';
+}
+
 export interface EventSink {
   send(events: unknown[]): Promise<IngestResponse>;
   close(): Promise<void>;
@@ -68,6 +73,7 @@ class HttpSink implements EventSink {
         continue;
       }
       const json = (await res.json()) as IngestResponse & { error?: { message: string } };
+      if (res.status === 401 || res.status === 403) throw new SinkRefusedError(`${this.endpoint} refused the events (${res.status}): ${json.error?.message ?? ''}`);
       if (res.status >= 500 || (res.status >= 400 && !json.rejected)) {
         throw new Error(`${this.endpoint} answered ${res.status}: ${json.error?.message ?? ''}`);
       }

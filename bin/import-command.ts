@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SingleBar, Presets } from 'cli-progress';
 import type { Config } from './config.js';
-import { openSink, type EventSink } from './event-sink.js';
+import { openSink, SinkRefusedError, type EventSink } from './event-sink.js';
 import { FORMAT_NAMES } from '../ingest/importers/detect.js';
 import { readFileItems, sniffFile, UnknownFormatError } from '../ingest/importers/read-file.js';
 import type { ImportFormat } from '../ingest/importers/types.js';
@@ -198,6 +198,8 @@ export async function importFiles(sink: EventSink, files: FileRef[] | string[], 
           if (anything || format) count(s, format ?? 'trajscope-json');
         }
       } catch (err) {
+        // A refused key refuses every file: stop with the server's reason.
+        if (err instanceof SinkRefusedError) throw err;
         if (err instanceof UnknownFormatError && !f.explicit) s.ignored.push({ file: f.path, reason: err.message });
         else skip({ file: f.path, error: err instanceof UnknownFormatError ? `unknown format: ${err.message}` : `cannot import: ${(err as Error).message}` });
       }

@@ -35,6 +35,11 @@ describe('trajscope import', () => {
     expect(summary.ignored.map((i) => i.file)).toEqual([expect.stringMatching(/all_preds\.jsonl$/)]);
     expect(summary.notes).toEqual([{ file: expect.stringMatching(/no-samples\.json$/), note: expect.stringMatching(/no samples/) }]);
 
+    // Importing the same files again into the same folder: same events, nothing added (below).
+    const again = await openSink(testConfig(dataDir), undefined, 'local');
+    expect(await importFiles(again, expandFiles([REAL]), false)).toMatchObject({ runs: 246, steps: 2661, toolCalls: 1330, skippedCount: 0 });
+    await again.close();
+
     srv = await startTestServer({}, dataDir);
     const { body } = await getJson(srv.url, '/api/v1/overview?project=local');
     // 125 successes: tau-bench 84, SWE-agent 3, OpenHands 8, Inspect 30; 121 failures.
@@ -45,6 +50,23 @@ describe('trajscope import', () => {
     expect(tau.body.run).toMatchObject({ status: 'failure', reward: 0, steps: 15, tool_calls: 8, tool_errors: 1, model: 'gpt-4o' });
     expect(tau.body.steps).toHaveLength(15);
     expect(tau.body.scores).toEqual([expect.objectContaining({ name: 'reward', value: 0, source: 'verifier' })]);
+  });
+
+  it('shows the tokens, costs, tool errors and outcome of each format as counted by hand from the files', async () => {
+    const run = async (id: string) => (await getJson(srv!.url, `${runPath(id)}?project=local`)).body.run;
+    // SWE-agent 0.x: info.model_stats {tokens_sent 122612, tokens_received 1369, instance_cost 1.26719},
+    // 12 trajectory entries, 4 observations with errors (a traceback, 3 rejected edits), exit_status submitted.
+    expect(await run('swe-agent/gpt4__swe-bench-dev-easy_first_only__default__t-0.00__p-0.95__c-3.00__install-1/pydicom__pydicom-1458')).toMatchObject({
+      status: 'success', steps: 12, tool_calls: 12, tool_errors: 4, input_tokens: 122612, output_tokens: 1369, cost_usd: expect.closeTo(1.26719, 6), cost_estimated: false,
+    });
+    // OpenHands resolver output: metrics.costs sum to $0.070713 and $1.152933, success true.
+    expect(await run('openhands/b0c584ab/neubig/pr-viewer#5')).toMatchObject({ status: 'success', steps: 4, tool_calls: 3, cost_usd: expect.closeTo(0.070713, 9), cost_estimated: false });
+    expect(await run('openhands/612495a2/neubig/pr-viewer#1')).toMatchObject({ status: 'success', steps: 22, tool_calls: 21, cost_usd: expect.closeTo(1.152933, 9) });
+    // Inspect browser log: 5 model events (input 15235, output 281, cache read 9088), 4 tool events,
+    // score `includes` C; no cost in the format, so it is priced and flagged as estimated.
+    expect(await run('inspect/browser/ZB2vu5GNujYaBdPSReCeop/1/epoch-1')).toMatchObject({
+      status: 'success', reward: 1, steps: 5, tool_calls: 4, tool_errors: 0, input_tokens: 15235, output_tokens: 281, cache_read_tokens: 9088, cost_estimated: true, model: 'openai/gpt-4o-mini',
+    });
   });
 
   it('sends to a running server with --url, and a second import changes nothing', async () => {
