@@ -8,6 +8,8 @@ import { authMiddleware } from './auth/auth-middleware.js';
 import { keysRouter } from './auth/keys-router.js';
 import { eventsRouter } from './events/events-router.js';
 import { healthRouter } from './health/health-router.js';
+import { otlpRouter } from './otlp/otlp-router.js';
+import { forcedProject } from './auth/auth-context.js';
 import { ingestStatusRouter } from './ingest-status/ingest-status-router.js';
 import { metricsRouter } from './metrics/metrics-router.js';
 import { analyticsRouter } from './metrics/analytics-router.js';
@@ -31,6 +33,7 @@ export function createApp(s: Services): Express {
   app.use(keysRouter(s.keys));
   // With Kafka, POST /v1/events produces to the topic; the consumer group stores the events.
   app.use(eventsRouter(s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs, ack: s.config.ingest.ack }));
+  app.use(otlpRouter(s.storage, s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs, defaultProject: s.config.defaultProject, projectOf: forcedProject, log: (m, e) => s.log.warn(m, e) }));
   app.use(runsRouter(s.storage));
   app.use(metricsRouter(s.storage));
   app.use(analyticsRouter(s.storage, s.config));
