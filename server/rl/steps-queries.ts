@@ -76,16 +76,17 @@ export async function getRlSteps(
   return { by, rollouts: points.reduce((a, p) => a + p.rollouts, 0), points, staleness };
 }
 
-/** How many steps the policies of the latest training step's rollouts trail the trainer's reported step. */
+/** How many steps the latest (up to 1,000) rollouts' policies trail the trainer's reported step. */
 async function getStaleness(storage: Storage, f: RunFilters, stale: StaleRuns | null): Promise<RlStaleness | null> {
   const trainer = await latestTrainerStep(storage, f.project);
   if (!trainer) return null;
   const params: QueryParams = { trainer: trainer.training_step, ver_re: VERSION_RE };
   const [row] = await storage.query<Record<string, unknown>>(
-    `SELECT rl_training_step AS step, count() AS n, quantileExact(0.5)(lag) AS p50, max(lag) AS mx
-     FROM (SELECT rl_training_step, {trainer:Int64} - ${POLICY_STEP_SQL} AS lag
-           FROM (${runSummarySql(f, params, stale)}) WHERE rl_training_step IS NOT NULL)
-     GROUP BY step ORDER BY step DESC LIMIT 1`,
+    `SELECT count() AS n, quantileExact(0.5)(lag) AS p50, max(lag) AS mx
+     FROM (SELECT {trainer:Int64} - ${POLICY_STEP_SQL} AS lag
+           FROM (${runSummarySql(f, params, stale)})
+           WHERE rl_training_step IS NOT NULL OR rl_policy_version != ''
+           ORDER BY started_at DESC LIMIT 1000)`,
     params,
   );
   const n = num(row?.n);
@@ -93,7 +94,6 @@ async function getStaleness(storage: Storage, f: RunFilters, stale: StaleRuns | 
     trainer_step: trainer.training_step,
     policy_version: trainer.policy_version,
     reported_at: isoTime(trainer.reported_at) ?? '',
-    training_step: row ? num(row.step) : null,
     rollouts: n,
     lag_p50: n ? numOrNull(row.p50) : null,
     lag_max: n ? numOrNull(row.mx) : null,

@@ -22,7 +22,8 @@ async function ensureDashboardBuilt(): Promise<void> {
   await build({ configFile: repoPath('vite.config.ts'), logLevel: 'warn' });
 }
 
-export async function startTestServer(): Promise<TestServer> {
+/** `env`: extra settings, e.g. TRAJSCOPE_ADMIN_TOKEN for the sign-in test. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   await ensureDashboardBuilt();
   const dataDir = await mkdtemp(join(tmpdir(), 'trajscope-browser-'));
   const config = loadConfig({
@@ -31,6 +32,7 @@ export async function startTestServer(): Promise<TestServer> {
     TRAJSCOPE_DATA_DIR: dataDir,
     TRAJSCOPE_LOG_LEVEL: 'warn',
     TRAJSCOPE_BATCH_MAX_AGE_MS: '50',
+    ...env,
   });
   const running = await startServer(config);
   return {

@@ -31,12 +31,11 @@ export const router = createBrowserRouter([
       { path: 'loops', element: lazyPage(() => import('./pages/loops-page.js'), 'LoopsPage') },
       { path: 'costs', element: lazyPage(() => import('./pages/costs-page.js'), 'CostsPage') },
       { path: 'compare', element: lazyPage(() => import('./pages/compare-page.js'), 'ComparePage') },
-      { path: 'rl/training', element: lazyPage(() => import('./pages/rl-training-page.js'), 'RlTrainingPage') },
-      { path: 'rl/tasks', element: lazyPage(() => import('./pages/rl-tasks-page.js'), 'RlTasksPage') },
       { path: 'console', element: lazyPage(() => import('./pages/console-page.js'), 'ConsolePage') },
       { path: 'ingest', element: lazyPage(() => import('./pages/ingest-page.js'), 'IngestPage') },
       { path: 'alerts', element: lazyPage(() => import('./pages/alerts-page.js'), 'AlertsPage') },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
+  { path: '/sign-in', element: lazyPage(() => import('./pages/sign-in-page.js'), 'SignInPage') },
 ]);

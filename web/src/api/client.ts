@@ -5,6 +5,7 @@ import type { SavedQuery, SavedQueryList, SqlResult, SqlSchema } from '../../../
 import type { Breakdown, CompareReport, CostSpikesReport, LoopGroups, LoopsReport, ProjectList } from '../../../schemas/api.js';
 import { filtersToApiParams, type Filters } from '../lib/filters.js';
 import { buildQuery } from '../lib/query-string.js';
+import { authHeaders, noticeUnauthorized } from './auth-session.js';
 
 export const API_BASE = '/api/v1';
 
@@ -54,7 +55,7 @@ export interface RequestOptions {
 export async function getJson<T>(path: string, opts: RequestOptions = {}, fetchImpl: Fetch = fetch): Promise<T> {
   let res: Response;
   try {
-    res = await fetchImpl(`${API_BASE}${path}`, { headers: { accept: 'application/json' }, signal: opts.signal });
+    res = await fetchImpl(`${API_BASE}${path}`, { headers: { accept: 'application/json', ...authHeaders() }, signal: opts.signal });
   } catch (err) {
     if ((err as { name?: string })?.name === 'AbortError') throw err;
     throw new ApiError(0, 'network_error', 'Cannot reach the Trajscope server. Is it running?');
@@ -68,7 +69,7 @@ export async function getJson<T>(path: string, opts: RequestOptions = {}, fetchI
       if (res.ok) throw new ApiError(res.status, 'bad_response', 'The server answered with something that is not JSON.');
     }
   }
-  if (!res.ok) throw errorFromResponse(res.status, res.statusText, body);
+  if (!res.ok) throw noticeUnauthorized(errorFromResponse(res.status, res.statusText, body));
   return body as T;
 }
 
@@ -78,7 +79,7 @@ export async function sendJson<T>(method: string, path: string, body: unknown, o
   try {
     res = await fetchImpl(`${API_BASE}${path}`, {
       method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { accept: 'application/json', ...authHeaders(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: opts.signal,
     });
@@ -95,7 +96,7 @@ export async function sendJson<T>(method: string, path: string, body: unknown, o
       if (res.ok) throw new ApiError(res.status, 'bad_response', 'The server answered with something that is not JSON.');
     }
   }
-  if (!res.ok) throw errorFromResponse(res.status, res.statusText, parsed);
+  if (!res.ok) throw noticeUnauthorized(errorFromResponse(res.status, res.statusText, parsed));
   return parsed as T;
 }
 

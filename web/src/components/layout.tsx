@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { FilterBar } from './filter-bar.js';
+import { SignOutButton } from './sign-out-button.js';
 import { ProjectPicker } from './project-picker.js';
 import { useFilters } from '../hooks/use-filters.js';
 import { useTheme } from '../hooks/use-theme.js';
@@ -43,6 +44,7 @@ export function Layout() {
           </NavGroup>
         </nav>
         <div className="sidebar-foot">
+          <SignOutButton />
           <button type="button" className="theme-toggle" onClick={toggle} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`} data-theme-now={theme}>
             <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span> {theme === 'dark' ? 'Light theme' : 'Dark theme'}
           </button>
