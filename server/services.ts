@@ -85,8 +85,8 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     idleMs: config.analysis.liveIdleMs,
     costOf: (step) => prices.cost(step.model, step),
     record: async (signals) => {
+      alerts.onLoopSignals(signals); // alerts do not wait for the signals table
       await storage.insert('signals', signals);
-      alerts.onLoopSignals(signals);
     },
     onError: (err) => log.warn('recording loop signals failed', err),
   });

@@ -30,11 +30,14 @@ export interface AlertEngineOptions {
   clock?: () => number;
 }
 
+/** Runs whose latest steps are kept (texts of RECENT_STEPS steps each, cut to TEXT characters). */
+const RECENT_RUNS = 5000;
+const RECENT_STEPS = 16;
 /** Keys of per-key state kept in memory at most (run keys of old firings are dropped first). */
 const MAX_STATES = 200_000;
 /** Steps of a loop put in a dead_loop payload at most. */
 const MAX_LOOP_STEPS = 50;
-const TEXT = 300;
+const TEXT = 200;
 
 type FiringParts = Pick<AlertPayload, 'summary' | 'key' | 'run' | 'cohort' | 'values' | 'loop'> & { project: string; run_id: string };
 
@@ -45,6 +48,8 @@ export class AlertEngine {
   private rules: AlertRule[] = [];
   private states = new Map<string, AlertState>();
   private readonly tracker: RunCostTracker;
+  /** The latest steps of active runs (texts cut short), so a dead_loop payload needs no query. */
+  private readonly recent = new RecentSteps(RECENT_RUNS, RECENT_STEPS);
   private evalTimer: NodeJS.Timeout | null = null;
   private evaluating: Promise<void> | null = null;
   private readonly pendingWork = new Set<Promise<unknown>>();
@@ -123,7 +128,10 @@ export class AlertEngine {
         this.tracker.add({ type: e.type, project: e.project, run_id: e.run_id, model: e.model, agent_name: e.agent_name, agent_version: e.agent_version, task_category: e.task_category, tags: e.tags, budget_usd: e.budget_usd });
       } else if (e.type === 'run_end') {
         this.tracker.add({ type: e.type, project: e.project, run_id: e.run_id });
+      } else if (e.type === 'tool_call') {
+        if (e.step !== null) this.recent.addCall(e.project, e.run_id, e.step, `${e.tool}(${e.arguments})`, e.output);
       } else if (e.type === 'step') {
+        this.recent.addStep(e.project, e.run_id, e.step, e.action, e.observation, e.error_type ? `${e.error_type}: ${e.error_message}` : '');
         const known = this.tracker.get(e.project, e.run_id);
         const cost = e.cost_usd ?? this.opts.prices.cost(e.model || known?.model || '', e) ?? 0;
         const grown = this.tracker.add({ type: 'step', project: e.project, run_id: e.run_id, step: e.step, model: e.model }, cost);
@@ -171,6 +179,7 @@ export class AlertEngine {
     for (const rule of matching) {
       const key = runKey(s.project, s.run_id);
       if (!this.claim(rule, key, 'event')) continue;
+      steps ??= this.recent.range(s.project, s.run_id, loop.first_step, Math.min(loop.last_step, loop.first_step + MAX_LOOP_STEPS - 1));
       steps ??= await this.loopSteps(s.project, s.run_id, loop).catch(() => stepRange(loop));
       await this.emit(rule, key, 'fire', {
         project: s.project,
@@ -400,13 +409,14 @@ export class AlertEngine {
     if (action === 'fire') this.stats.fired++;
     else this.stats.resolved++;
     const state = this.states.get(stateKey(rule.id, key));
+    // The outbox first (its write is what the first attempt waits for); history and state alongside.
     await Promise.all([
+      this.worker.submit(this.deliveries(rule, payload, now)),
       this.store.insertFiring({
         firing_id: payload.id, rule_id: rule.id, rule_name: rule.name, kind: rule.kind, severity: rule.severity, status, key,
         project: parts.project, run_id: parts.run_id, summary: payload.summary, payload: JSON.stringify(payload), fired_at: now,
       }),
       state ? this.store.saveState(rule.id, key, state) : Promise.resolve(),
-      this.worker.submit(this.deliveries(rule, payload, now)),
     ]);
   }
 
@@ -528,4 +538,57 @@ function duration(s: number): string {
   if (s % 86_400 === 0) return s === 86_400 ? 'day' : `${s / 86_400} days`;
   if (s % 3600 === 0) return s === 3600 ? 'hour' : `${s / 3600} hours`;
   return s % 60 === 0 ? `${s / 60} min` : `${s} s`;
+}
+
+type LoopStep = NonNullable<AlertPayload['loop']>['steps'][number];
+
+/** The last `perRun` steps of the `maxRuns` most recently active runs, texts cut short. Bounded. */
+class RecentSteps {
+  private readonly runs = new Map<string, LoopStep[]>();
+  constructor(
+    private readonly maxRuns: number,
+    private readonly perRun: number,
+  ) {}
+
+  addStep(project: string, runId: string, step: number, action: string, observation: string, error: string): void {
+    const list = this.touch(`${project}\u0000${runId}`);
+    const existing = list.find((s) => s.step === step);
+    const entry: LoopStep = existing ?? { step, action: '' };
+    if (action) entry.action = cut(action);
+    if (observation) entry.observation = cut(observation);
+    if (error) entry.error = cut(error);
+    if (!existing) {
+      list.push(entry);
+      list.sort((a, b) => a.step - b.step);
+      if (list.length > this.perRun) list.shift();
+    }
+  }
+
+  /** A tool call fills in the action and observation of its step when the step has none. */
+  addCall(project: string, runId: string, step: number, call: string, output: string): void {
+    const list = this.runs.get(`${project}\u0000${runId}`);
+    const entry = list?.find((s) => s.step === step);
+    if (!entry) return this.addStep(project, runId, step, call, output, '');
+    if (!entry.action) entry.action = cut(call);
+    if (!entry.observation && output) entry.observation = cut(output);
+  }
+
+  /** Steps first..last when all of them are held, else null. */
+  range(project: string, runId: string, first: number, last: number): LoopStep[] | null {
+    const list = this.runs.get(`${project}\u0000${runId}`);
+    if (!list) return null;
+    const out = list.filter((s) => s.step >= first && s.step <= last).map((s) => ({ ...s }));
+    return out.length === last - first + 1 ? out : null;
+  }
+
+  private touch(key: string): LoopStep[] {
+    let list = this.runs.get(key);
+    if (list) this.runs.delete(key);
+    else {
+      list = [];
+      while (this.runs.size >= this.maxRuns) this.runs.delete(this.runs.keys().next().value as string);
+    }
+    this.runs.set(key, list);
+    return list;
+  }
 }
