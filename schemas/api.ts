@@ -576,3 +576,30 @@ export interface AlertDelivery {
   updated_at: string;
   attempt_log: DeliveryAttempt[];
 }
+
+/**
+ * GET /api/v1/runs/:run_id/steps/index: a compact per-step outline of a whole run for the
+ * trajectory viewer's chart and list (parallel arrays in step order, no texts), so a
+ * 5,000-step run's shape arrives in one small response and step texts come in windows.
+ */
+export interface StepIndex {
+  project: string;
+  run_id: string;
+  step: number[];
+  input_tokens: number[];
+  output_tokens: number[];
+  cost_usd: number[];
+  latency_ms: Array<number | null>;
+  tool_calls: number[];
+  /** 1 when the step or one of its tool calls failed. */
+  error: Array<0 | 1>;
+}
+
+/** GET /api/v1/runs/:run_id/steps?offset=&limit=: a window of steps (by position) and their tool calls. */
+export interface StepWindow {
+  project: string;
+  run_id: string;
+  offset: number;
+  steps: StepRow[];
+  tool_calls: ToolCallRow[];
+}

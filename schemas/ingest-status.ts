@@ -45,6 +45,18 @@ export interface KafkaIngestStatus {
   last_error: { message: string; at: string } | null;
 }
 
+/** What POST /v1/events of this process has seen lately. */
+export interface IngestActivity {
+  /** Accepted events per second over the last 10 s. */
+  events_per_second: number;
+  /** Accepted events in each of the last 60 seconds, oldest first. */
+  per_second: number[];
+  accepted_total: number;
+  rejected_total: number;
+  /** The latest rejected events, newest first (at most 50). */
+  recent_rejections: Array<{ at: string; source: string; index: number; error: string }>;
+}
+
 export type IngestStatus =
-  | ({ writer: IngestWriterStatus } & KafkaIngestStatus)
-  | { mode: 'embedded'; writer: IngestWriterStatus };
+  | ({ writer: IngestWriterStatus; activity?: IngestActivity } & KafkaIngestStatus)
+  | { mode: 'embedded'; writer: IngestWriterStatus; activity?: IngestActivity };

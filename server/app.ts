@@ -11,6 +11,7 @@ import { healthRouter } from './health/health-router.js';
 import { otlpRouter } from './otlp/otlp-router.js';
 import { forcedProject } from './auth/auth-context.js';
 import { ingestStatusRouter } from './ingest-status/ingest-status-router.js';
+import { IngestActivity } from './ingest-status/ingest-activity.js';
 import { metricsRouter } from './metrics/metrics-router.js';
 import { analyticsRouter } from './metrics/analytics-router.js';
 import { compareRouter } from './compare/compare-router.js';
@@ -32,7 +33,8 @@ export function createApp(s: Services): Express {
   app.use(authMiddleware(s.config, s.keys));
   app.use(keysRouter(s.keys));
   // With Kafka, POST /v1/events produces to the topic; the consumer group stores the events.
-  app.use(eventsRouter(s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs, ack: s.config.ingest.ack }));
+  const activity = new IngestActivity();
+  app.use(eventsRouter(s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs, ack: s.config.ingest.ack, activity }));
   app.use(otlpRouter(s.storage, s.kafka?.producer ?? s.ingestor, { maxBodyBytes: s.config.ingest.maxBodyBytes, waitMs: s.config.ingest.waitMs, defaultProject: s.config.defaultProject, projectOf: forcedProject, log: (m, e) => s.log.warn(m, e) }));
   app.use(runsRouter(s.storage));
   app.use(metricsRouter(s.storage));
@@ -41,7 +43,7 @@ export function createApp(s: Services): Express {
   app.use(rlRouter(s.storage, s.config.defaultProject));
   app.use(loopGroupsRouter(s.storage));
   app.use(projectsRouter(s.storage));
-  app.use(ingestStatusRouter(s));
+  app.use(ingestStatusRouter(s, activity));
   app.use(sqlRouter(s.sqlConsole));
   app.use(alertsRouter(s.alerts));
   app.use(savedQueriesRouter(s.storage, s.config.defaultProject));

@@ -4,6 +4,7 @@ import express, { Router } from 'express';
 import type { EventIngestor } from '../../ingest/event-ingestor.js';
 import { BodyParseError, parseEventsBody } from '../../ingest/parse-body.js';
 import { ApiError } from '../errors.js';
+import type { IngestActivity } from '../ingest-status/ingest-activity.js';
 import { forcedProject } from '../auth/auth-context.js';
 
 export interface EventsRouterOptions {
@@ -12,6 +13,8 @@ export interface EventsRouterOptions {
   waitMs: number;
   /** Default acknowledgement: after the rows are stored, or once they are buffered. */
   ack: 'stored' | 'buffered';
+  /** Counts accepted events and keeps recent rejections for the ingest panel. */
+  activity?: Pick<IngestActivity, 'record'>;
 }
 
 export function eventsRouter(ingestor: Pick<EventIngestor, 'ingest'>, o: EventsRouterOptions): Router {
@@ -26,11 +29,15 @@ export function eventsRouter(ingestor: Pick<EventIngestor, 'ingest'>, o: EventsR
       try {
         items = parseEventsBody(body, ndjson);
       } catch (err) {
-        if (err instanceof BodyParseError) throw new ApiError(400, 'invalid_body', err.message);
+        if (err instanceof BodyParseError) {
+          o.activity?.record(0, [{ index: -1, error: `invalid body: ${err.message}` }]);
+          throw new ApiError(400, 'invalid_body', err.message);
+        }
         throw err;
       }
       const ack = req.query.ack === 'buffered' || req.query.ack === 'stored' ? req.query.ack : o.ack;
       const result = await withTimeout(ingestor.ingest(items, { wait: ack === 'stored', project: forcedProject(req) }), o.waitMs);
+      o.activity?.record(result.accepted, result.rejected);
       const status = result.rejected.length === 0 ? 200 : result.accepted > 0 ? 207 : 400;
       res.status(status).json(result);
     },

@@ -320,5 +320,6 @@ export const RUN_SORTS = {
   steps: 'toFloat64(steps)',
   duration_ms: 'toFloat64(ifNull(duration_ms, -1))',
   run_id: 'toFloat64(0)',
+  loops: 'toFloat64(ifNull(loop_count, 0))',
 } as const;
 export type RunSort = keyof typeof RUN_SORTS;

@@ -1,10 +1,11 @@
 // Queries of runs: the filtered, sorted, paginated list and one run with its trajectory.
-import type { RunDetail, RunsPage, RunSummary, ScoreRow, StepRow, ToolCallRow } from '../../schemas/api.js';
+import type { RunDetail, RunsPage, RunSummary, ScoreRow } from '../../schemas/api.js';
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
 import type { RunFilters } from './run-filters.js';
 import { ROLLUP_ARRAYS, RUN_SORTS, summarySql, type RunSort } from './run-summary-sql.js';
 import { isoTime, num, numOrNull, parseJsonObject } from './row-conversions.js';
+import { getStepWindow } from './run-steps-queries.js';
 import { getRunAnalysis } from './run-analysis-query.js';
 
 /** Summary columns the runs list does not show (JSON and per-step / per-tool arrays). */
@@ -74,40 +75,22 @@ export async function getRun(storage: Storage, runId: string, o: RunDetailOption
     throw new ApiError(409, 'ambiguous_run', `run ${runId} exists in several projects; add ?project=`);
   }
   const run = toRunSummary(runs[0]);
-  const p = { project: run.project, run_id: runId, off: o.stepsOffset, lim: o.stepsLimit };
-  const [steps, calls, scores, analysis] = await Promise.all([
-    storage.query<Record<string, unknown>>(
-      `SELECT step, ts, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens,
-              cost_usd, cost_estimated, latency_ms, action, observation, error_type, error_message, truncated, metadata
-       FROM steps FINAL WHERE project = {project:String} AND run_id = {run_id:String}
-       ORDER BY step LIMIT {lim:UInt32} OFFSET {off:UInt32}`,
-      p,
-    ),
-    storage.query<Record<string, unknown>>(
-      `SELECT call_id, step, ts, tool, arguments, status, error_type, error_message, duration_ms, output, truncated
-       FROM tool_calls FINAL WHERE project = {project:String} AND run_id = {run_id:String}
-       ORDER BY ifNull(step, 4294967295), ts, call_id`,
-      p,
-    ),
+  const [window, scores, analysis] = await Promise.all([
+    getStepWindow(storage, runId, run.project, o.stepsOffset, o.stepsLimit),
     storage.query<Record<string, unknown>>(
       `SELECT name, value, source, comment, ts FROM scores FINAL
        WHERE project = {project:String} AND run_id = {run_id:String} ORDER BY ts, name`,
-      p,
+      { project: run.project, run_id: runId },
     ),
     getRunAnalysis(storage, run.project, runId),
   ]);
-  const stepRows = steps.map(toStepRow);
-  const first = stepRows[0]?.step;
-  const last = stepRows[stepRows.length - 1]?.step;
-  const inWindow = (s: number | null) =>
-    s === null || first === undefined || (s >= first && (stepRows.length < o.stepsLimit || s <= last!));
   return {
     run,
-    steps: stepRows,
-    tool_calls: calls.map(toToolCallRow).filter((c) => inWindow(c.step)),
+    steps: window.steps,
+    tool_calls: window.tool_calls,
     scores: scores.map(toScoreRow),
     analysis,
-    steps_truncated: o.stepsOffset + stepRows.length < run.steps,
+    steps_truncated: o.stepsOffset + window.steps.length < run.steps,
   };
 }
 
@@ -149,44 +132,6 @@ export function toRunSummary(r: Record<string, unknown>): RunSummary {
     cost_usd: num(r.cost_usd),
     cost_estimated: Boolean(r.cost_estimated),
     duration_ms: numOrNull(r.duration_ms),
-  };
-}
-
-function toStepRow(r: Record<string, unknown>): StepRow {
-  return {
-    step: num(r.step),
-    ts: isoTime(r.ts)!,
-    model: String(r.model),
-    input_tokens: num(r.input_tokens),
-    output_tokens: num(r.output_tokens),
-    cache_read_tokens: num(r.cache_read_tokens),
-    cache_write_tokens: num(r.cache_write_tokens),
-    reasoning_tokens: num(r.reasoning_tokens),
-    cost_usd: num(r.cost_usd),
-    cost_estimated: Boolean(r.cost_estimated),
-    latency_ms: numOrNull(r.latency_ms),
-    action: String(r.action),
-    observation: String(r.observation),
-    error_type: String(r.error_type),
-    error_message: String(r.error_message),
-    truncated: Boolean(r.truncated),
-    metadata: parseJsonObject(r.metadata),
-  };
-}
-
-function toToolCallRow(r: Record<string, unknown>): ToolCallRow {
-  return {
-    call_id: String(r.call_id),
-    step: numOrNull(r.step),
-    ts: isoTime(r.ts)!,
-    tool: String(r.tool),
-    arguments: String(r.arguments),
-    status: r.status === 'error' ? 'error' : 'ok',
-    error_type: String(r.error_type),
-    error_message: String(r.error_message),
-    duration_ms: numOrNull(r.duration_ms),
-    output: String(r.output),
-    truncated: Boolean(r.truncated),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Storage } from '../../storage/gateway.js';
 import { parseQuery, runFiltersSchema } from './run-filters.js';
 import { getRun, listRuns } from './runs-queries.js';
 import { RUN_SORTS } from './run-summary-sql.js';
+import { getStepIndex, getStepWindow, resolveRunProject } from './run-steps-queries.js';
 
 const listSchema = runFiltersSchema.extend({
   sort: z.enum(Object.keys(RUN_SORTS) as [keyof typeof RUN_SORTS]).default('started_at'),
@@ -19,6 +20,12 @@ const detailSchema = z.object({
   steps_limit: z.coerce.number().int().min(1).max(5000).default(1000),
 });
 
+const stepWindowSchema = z.object({
+  project: z.string().optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
 export function runsRouter(storage: Storage): Router {
   const router = Router();
   router.get('/api/v1/runs', async (req, res) => {
@@ -28,6 +35,15 @@ export function runsRouter(storage: Storage): Router {
   router.get('/api/v1/runs/:run_id', async (req, res) => {
     const q = parseQuery(detailSchema, req.query);
     res.json(await getRun(storage, req.params.run_id, { project: q.project, stepsOffset: q.steps_offset, stepsLimit: q.steps_limit }));
+  });
+  router.get('/api/v1/runs/:run_id/steps/index', async (req, res) => {
+    const q = parseQuery(stepWindowSchema.pick({ project: true }), req.query);
+    res.json(await getStepIndex(storage, req.params.run_id, q.project));
+  });
+  router.get('/api/v1/runs/:run_id/steps', async (req, res) => {
+    const q = parseQuery(stepWindowSchema, req.query);
+    const project = await resolveRunProject(storage, req.params.run_id, q.project);
+    res.json(await getStepWindow(storage, req.params.run_id, project, q.offset, q.limit));
   });
   return router;
 }

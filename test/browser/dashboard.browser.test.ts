@@ -1,15 +1,30 @@
 // Drives the dashboard in headless Chromium against the real server (embedded storage):
 // ingests a few runs through POST /v1/events, then checks what a person sees on the
-// overview, the runs table and a run page.
+// overview, the runs table, a run page, a 5,000-step run and the ingest panel. Console errors
+// fail the run (except the HTTP errors the error-state test provokes on purpose).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from './start-server.js';
 import { fixtureEvents, FIXTURE_RUNS } from './fixture-runs.js';
+import { LONG_RUN_LOOP_START, longRunEvents, postInChunks } from './long-run.js';
 
 let server: TestServer;
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
+const consoleErrors: string[] = [];
+/** While true, failed HTTP requests logged by the browser are expected (error-state test). */
+let expectHttpErrors = false;
+
+/** Polls the API until `ok` holds for its answer (the analyzer labels runs a moment after ingest). */
+async function waitForApi(path: string, ok: (body: any) => boolean): Promise<void> {
+  for (let i = 0; i < 120; i++) {
+    const res = await fetch(`${server.url}${path}`);
+    if (res.ok && ok(await res.json())) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${path} never answered as expected`);
+}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -21,6 +36,16 @@ beforeAll(async () => {
   });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    // Failed requests are reported with their address by the response handler below.
+    if (m.type() !== 'error' || /Failed to load resource/.test(m.text())) return;
+    consoleErrors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !expectHttpErrors) consoleErrors.push(`HTTP ${r.status()} ${r.url()}`);
+  });
+  // The failing fixture run gets its failure mode from the analyzer.
+  await waitForApi('/api/v1/runs/bt-run-alpha', (b) => b.run.failure_mode !== '');
 });
 
 afterAll(async () => {
@@ -43,11 +68,53 @@ describe('dashboard', () => {
     expect(await kpi('cost-per-success')).toBe('$1.13');
     expect(await kpi('tool-call-success')).toBe('88.9%');
     await expect(page.getByText('95% CI', { exact: false }).first().isVisible()).resolves.toBe(true);
+    expect(await kpi('runs-with-loops')).toBe('0');
     await page.locator('.recharts-surface').first().waitFor();
-    expect(await page.locator('.chart-card').count()).toBe(3);
+    // Runs, cost, steps and failure modes over time, each drawn with data.
+    await expect.poll(() => page.locator('.chart-card').count()).toBe(4);
+    expect(await page.locator('.chart-card').first().locator('.recharts-bar-rectangle path').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('heading', { name: 'Failure modes' }).isVisible()).toBe(true);
+  });
+
+  it('opens the runs of a chart bar in the runs explorer', async () => {
+    await page.goto(`${server.url}/?range=24h`);
+    const bars = page.locator('.chart-card').first().locator('.recharts-bar-rectangle path').filter({ visible: true });
+    await bars.first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await bars.first().click();
+    await page.waitForURL(/\/runs\?.*from=.*to=/);
+    const rows = page.locator('tr[data-run-id]');
+    await rows.first().waitFor();
+    const url = new URL(page.url());
+    const from = Date.parse(url.searchParams.get('from')!);
+    const to = Date.parse(url.searchParams.get('to')!);
+    expect(to - from).toBeLessThanOrEqual(3600_000);
+    // Every run listed started inside the clicked hour.
+    for (const id of await rows.evaluateAll((trs) => trs.map((t) => t.getAttribute('data-run-id')))) {
+      const run = (await (await fetch(`${server.url}/api/v1/runs/${id}`)).json()).run;
+      const t = Date.parse(run.started_at);
+      expect(t >= from && t < to).toBe(true);
+    }
+  });
+
+  it('clicks through from a failure-mode segment to the failed run', async () => {
+    await page.goto(`${server.url}/`);
+    const mode = (await (await fetch(`${server.url}/api/v1/runs/bt-run-alpha`)).json()).run.failure_mode;
+    const segment = page.locator('.chart-card').nth(3).locator('.recharts-bar-rectangle path').filter({ visible: true }).first();
+    await segment.waitFor();
+    await page.waitForLoadState('networkidle');
+    await segment.click();
+    await page.waitForURL(new RegExp(`/runs\\?.*failure_mode=${mode}`));
+    const rows = page.locator('tr[data-run-id]');
+    await expect.poll(() => rows.count(), { message: page.url() }).toBe(1);
+    await rows.first().locator('td').nth(2).click();
+    await page.waitForURL(/\/runs\/bt-run-alpha/);
+    await page.getByRole('heading', { name: 'bt-run-alpha' }).waitFor();
   });
 
   it('lists the runs, sorts and searches them', async () => {
+    await page.goto(`${server.url}/`);
+    await page.getByTestId('kpi-runs').waitFor();
     await page.getByRole('link', { name: 'Runs', exact: true }).click();
     await page.waitForURL(/\/runs$/);
     const rows = page.locator('tr[data-run-id]');
@@ -56,7 +123,8 @@ describe('dashboard', () => {
 
     const alpha = page.locator('tr[data-run-id="bt-run-alpha"]');
     const text = (await alpha.innerText()).replace(/\s+/g, ' ');
-    for (const part of ['failure', 'bt-run-alpha', 'django__django-11265', 'claude-sonnet-4', 'repo-fixer@3.2.0', '$0.75', '18 s']) {
+    const alphaMode = (await (await fetch(`${server.url}/api/v1/runs/bt-run-alpha`)).json()).run.failure_mode;
+    for (const part of ['failure', 'bt-run-alpha', 'django__django-11265', alphaMode, 'claude-sonnet-4', 'repo-fixer@3.2.0', '$0.75', '18 s']) {
       expect(text).toContain(part);
     }
 
@@ -126,6 +194,7 @@ describe('dashboard', () => {
   });
 
   it('explains missing runs and API failures', async () => {
+    expectHttpErrors = true;
     await page.goto(`${server.url}/runs/no-such-run`);
     await page.getByText('Run “no-such-run” not found').waitFor();
 
@@ -138,9 +207,93 @@ describe('dashboard', () => {
     await page.unroute('**/api/v1/overview*');
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByTestId('kpi-runs').waitFor();
+    await page.waitForLoadState('networkidle');
+    expectHttpErrors = false;
+  });
+
+  it('shows ingest throughput and the latest rejections', async () => {
+    const bad = await fetch(`${server.url}/v1/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ v: 1, type: 'step', project: 'default', ts: new Date().toISOString() }]),
+    });
+    expect(bad.status).toBe(400);
+    await page.goto(`${server.url}/ingest`);
+    await page.getByTestId('kpi-events-s').waitFor();
+    await expect.poll(() => kpi('rejected')).not.toBe('0');
+    const rejections = page.getByRole('region', { name: 'Recent rejections' });
+    expect(await rejections.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await rejections.innerText()).toMatch(/run_id/);
+    await page.getByRole('region', { name: 'Throughput' }).locator('.recharts-surface').waitFor();
+  });
+});
+
+describe('a 5,000-step run', () => {
+  const RUN = 'bt-run-marathon';
+
+  beforeAll(async () => {
+    await postInChunks(server.url, longRunEvents(RUN, 5000, new Date()));
+    await waitForApi(`/api/v1/runs/${RUN}`, (b) => b.run.steps === 5000 && (b.analysis?.loops.length ?? 0) > 0);
+  }, 120_000);
+
+  it('opens with its chart and only the visible steps in the page', async () => {
+    const windows: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (r.url().includes(`/runs/${RUN}/steps?`)) windows.push(r.url());
+    };
+    page.on('request', onRequest);
+    await page.goto(`${server.url}/runs/${RUN}`);
+    await page.getByRole('heading', { name: RUN }).waitFor();
+    await page.locator('.step-chart .recharts-bar-rectangle path').first().waitFor();
+    expect(await page.locator('.step-chart').innerText()).toContain('5,000 steps');
+    await page.locator('#step-0 .step-part').first().waitFor();
+    const inDom = await page.locator('.step-card').count();
+    expect(inDom).toBeGreaterThan(2);
+    expect(inDom).toBeLessThan(40);
+
+    // Scroll to the end: the last window of steps is fetched, the ending step is marked.
+    // Like holding End: heights become real as cards render, so scroll until the end stays put.
+    const last = page.locator('#step-4999');
+    for (let i = 0; i < 40 && (await last.locator('.step-part').count()) === 0; i++) {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.waitForTimeout(250);
+    }
+    await last.locator('.step-part').first().waitFor();
+    expect(await last.innerText()).toContain('ended the run');
+    expect(await page.locator('.step-card').count()).toBeLessThan(40);
+    page.off('request', onRequest);
+    // Texts came in small windows, never the whole run at once.
+    expect(windows.length).toBeGreaterThan(0);
+    for (const u of windows) expect(Number(new URL(u).searchParams.get('limit'))).toBeLessThanOrEqual(100);
+  });
+
+  it('links to a loop and deep-links to a step', async () => {
+    await page.goto(`${server.url}/runs/${RUN}`);
+    const loopLink = page.locator('.run-findings .loop-link').first();
+    await loopLink.waitFor();
+    expect(await loopLink.innerText()).toContain(`steps ${LONG_RUN_LOOP_START}–`);
+    await loopLink.click();
+    await page.waitForURL(new RegExp(`step=${LONG_RUN_LOOP_START}`));
+    const start = page.locator(`#step-${LONG_RUN_LOOP_START}`);
+    await start.locator('.step-part').first().waitFor();
+    await expect.poll(() => start.getAttribute('class')).toContain('step-highlight');
+    expect(await start.innerText()).toContain('loop 1');
+    await expect.poll(() => start.evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeLessThan(200);
+
+    // A shared link opens the run at the step, also in #step-N form.
+    for (const link of [`/runs/${RUN}?step=2500`, `/runs/${RUN}#step-3100`]) {
+      const step = link.match(/(\d+)$/)![1];
+      await page.goto(`${server.url}${link}`);
+      const card = page.locator(`#step-${step}`);
+      await card.locator('.step-part').first().waitFor();
+      await expect.poll(() => card.getAttribute('class')).toContain('step-highlight');
+      await expect.poll(() => card.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(200);
+      expect(await card.innerText()).toContain(`Step ${step}:`);
+    }
   });
 
   it('raised no errors in the page', () => {
     expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });

@@ -114,7 +114,7 @@ describe('GET /api/v1/runs filters', () => {
 
 describe('GET /api/v1/runs sorting and pagination', () => {
   it('walks every run exactly once with a cursor, in every sort', async () => {
-    for (const sort of ['started_at', 'steps', 'cost_usd', 'duration_ms', 'run_id']) {
+    for (const sort of ['started_at', 'steps', 'cost_usd', 'duration_ms', 'run_id', 'loops']) {
       for (const order of ['asc', 'desc']) {
         const seen: string[] = [];
         const keys: number[] = [];

@@ -1,6 +1,6 @@
 // The dashboard's one typed client of the HTTP API (/api/v1). Every request goes through
 // `getJson`, which turns non-2xx answers into an ApiError carrying the server's code/message.
-import type { FailuresReport, FilterOptions, Overview, RunDetail, RunsPage, Timeseries } from '../../../schemas/api.js';
+import type { FailuresReport, FilterOptions, Overview, RunDetail, RunsPage, StepIndex, StepWindow, Timeseries } from '../../../schemas/api.js';
 import type { SavedQuery, SavedQueryList, SqlResult, SqlSchema } from '../../../schemas/api.js';
 import type { Breakdown, CompareReport, CostSpikesReport, LoopGroups, LoopsReport, ProjectList } from '../../../schemas/api.js';
 import { filtersToApiParams, type Filters } from '../lib/filters.js';
@@ -100,7 +100,7 @@ export async function sendJson<T>(method: string, path: string, body: unknown, o
   return parsed as T;
 }
 
-export const RUN_SORT_KEYS = ['started_at', 'cost_usd', 'steps', 'duration_ms', 'run_id'] as const;
+export const RUN_SORT_KEYS = ['started_at', 'cost_usd', 'steps', 'duration_ms', 'run_id', 'loops'] as const;
 export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 export type SortOrder = 'asc' | 'desc';
 
@@ -134,6 +134,21 @@ export const api = {
   run(runId: string, q: RunQuery = {}, opts?: RequestOptions): Promise<RunDetail> {
     const query = buildQuery({ project: q.project, steps_offset: q.stepsOffset || undefined, steps_limit: q.stepsLimit });
     return getJson<RunDetail>(`/runs/${encodeURIComponent(runId)}${query}`, opts);
+  },
+
+  /** Every step of a run in outline (numbers only), for the viewer's chart and list skeleton. */
+  stepIndex(runId: string, project: string | undefined, opts?: RequestOptions): Promise<StepIndex> {
+    return getJson<StepIndex>(`/runs/${encodeURIComponent(runId)}/steps/index${buildQuery({ project })}`, opts);
+  },
+
+  /** Steps at positions offset…offset+limit-1 of a run, with their tool calls. */
+  stepWindow(runId: string, project: string | undefined, offset: number, limit: number, opts?: RequestOptions): Promise<StepWindow> {
+    return getJson<StepWindow>(`/runs/${encodeURIComponent(runId)}/steps${buildQuery({ project, offset, limit })}`, opts);
+  },
+
+  /** Failure modes of the runs in view, with their counts over time. */
+  failures(filters: Filters, now: Date, opts?: RequestOptions): Promise<FailuresReport> {
+    return getJson<FailuresReport>(`/failures${buildQuery(filtersToApiParams(filters, now, false))}`, opts);
   },
 
   overview(filters: Filters, now: Date, opts?: RequestOptions): Promise<Overview> {

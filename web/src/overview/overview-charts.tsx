@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { bucketLabel, type TimeseriesChartRow } from '../lib/chart-data.js';
 import { formatInt, formatUsd, formatUsdAxis } from '../lib/format.js';
+import { OTHER_MODES, type FailureModeRow } from '../lib/overview-data.js';
 
 const C = {
   success: 'var(--c-success)',
@@ -140,3 +141,51 @@ export function StepsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
   );
 }
 
+
+const MODE_COLORS = ['#d2554c', '#d9822b', '#b7791f', '#8e6bd1', '#3b9ab2', '#c2577f', '#98a1b0'];
+
+export function modeColor(i: number, mode: string): string {
+  return mode === OTHER_MODES ? 'var(--c-neutral-chart)' : MODE_COLORS[i % MODE_COLORS.length];
+}
+
+/** Failure modes of the runs started in each bucket, stacked; a segment opens those runs. */
+export function FailureModesChart({
+  rows,
+  modes,
+  bucketSeconds,
+  onSelect,
+}: {
+  rows: FailureModeRow[];
+  modes: string[];
+  bucketSeconds: number;
+  onSelect: (row: FailureModeRow, mode: string | null) => void;
+}) {
+  return (
+    <ChartCard title="Failure modes" subtitle="runs by failure mode · click a segment to see them">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid stroke={C.grid} vertical={false} />
+          {xAxis(bucketSeconds)}
+          <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
+          <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatInt(Number(v)), name]} />
+          <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
+          {modes.map((m, i) => (
+            <Bar
+              key={m}
+              dataKey={m}
+              name={m}
+              stackId="modes"
+              fill={modeColor(i, m)}
+              cursor="pointer"
+              isAnimationActive={false}
+              onClick={(_d: unknown, index: number) => {
+                const row = rows[index];
+                if (row) onSelect(row, m === OTHER_MODES ? null : m);
+              }}
+            />
+          ))}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}

@@ -1,12 +1,14 @@
-// Ingest panel: how events are getting in. With Kafka: the consumer group's lag per partition,
-// this server's events/s, rows written, dead letters and the last error; refreshed every 2 s.
+// Ingest panel: how events are getting in, refreshed every 2 s. Throughput of POST /v1/events
+// over the last minute and its recent rejections; with Kafka also the consumer group's lag per
+// partition, dead letters, the consumer's state and the last error.
 import { useEffect } from 'react';
+import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { getJson } from '../api/client.js';
 import { useApi } from '../api/use-api.js';
 import { ErrorState, Loading } from '../components/states.js';
 import { KpiTile } from '../components/kpi-tile.js';
-import { formatInt, formatRelative } from '../lib/format.js';
-import type { IngestStatus } from '../../../schemas/ingest-status.js';
+import { formatInt, formatNumber, formatRelative } from '../lib/format.js';
+import type { IngestActivity, IngestStatus } from '../../../schemas/ingest-status.js';
 
 export function IngestPage() {
   const { state, reload } = useApi<IngestStatus>('/ingest/status', (signal) => getJson<IngestStatus>('/ingest/status', { signal }));
@@ -16,70 +18,145 @@ export function IngestPage() {
   }, [reload]);
   const s = state.data;
   if (!s && state.status === 'error') return <ErrorState error={state.error} onRetry={reload} />;
-  if (!s) return <Loading />;
+  if (!s) return <Loading label="Loading ingest status…" />;
   const w = s.writer;
-  if (s.mode === 'embedded') {
-    return (
-      <div className="page ingest-page">
-        <h1>Ingest</h1>
-        <p className="muted">Embedded mode: events are written straight into the local engine (no Kafka configured).</p>
-        <div className="kpis">
-          <KpiTile label="Rows written" value={formatInt(w.rows_written)} />
-          <KpiTile label="Buffered rows" value={formatInt(w.buffered_rows)} />
-          <KpiTile label="Storage" value={w.failing ? 'failing' : 'ok'} detail={`${formatInt(w.insert_errors)} insert errors`} />
-        </div>
-      </div>
-    );
-  }
-  const c = s.consumer;
+  const a = s.activity;
+  const kafka = s.mode === 'kafka' ? s : null;
+  const c = kafka?.consumer ?? null;
+  const eventsPerSecond = c ? c.events_per_second : a?.events_per_second;
   return (
     <div className="page ingest-page">
-      <h1>Ingest</h1>
+      <div className="page-head">
+        <h1>Ingest</h1>
+        {state.status === 'error' && <span className="error-text small">refresh failed: {state.error.message}</span>}
+      </div>
       <p className="muted">
-        Kafka {s.brokers.join(', ')} · topic <code>{s.topic}</code> · group <code>{s.group_id}</code> · dead letters{' '}
-        <code>{s.dlq_topic}</code> · broker {s.reachable ? 'reachable' : 'unreachable'}
+        {kafka ? (
+          <>
+            Kafka {kafka.brokers.join(', ')} · topic <code>{kafka.topic}</code> · group <code>{kafka.group_id}</code> · dead letters{' '}
+            <code>{kafka.dlq_topic}</code> · broker {kafka.reachable ? 'reachable' : 'unreachable'}
+          </>
+        ) : (
+          <>Embedded mode: events are written straight into the local engine (no Kafka configured), so there is no lag and no dead-letter topic.</>
+        )}
       </p>
       <div className="kpis">
-        <KpiTile label="Events/s" value={c ? formatInt(c.events_per_second) : '—'} detail={c ? `${formatInt(c.events_consumed)} consumed here` : 'no consumer in this process'} />
-        <KpiTile label="Lag" value={s.lag_total === null ? '—' : formatInt(s.lag_total)} detail="messages not yet stored" />
-        <KpiTile label="Rows written" value={formatInt(w.rows_written)} detail={`${formatInt(w.buffered_rows)} buffered`} />
-        <KpiTile label="Dead letters" value={s.dlq_count === null ? '—' : formatInt(s.dlq_count)} detail={c ? `${formatInt(c.dlq_sent)} sent by this process` : undefined} />
+        <KpiTile
+          label="Events/s"
+          value={eventsPerSecond === undefined ? '—' : formatNumber(eventsPerSecond, eventsPerSecond < 10 ? 1 : 0)}
+          detail={c ? `${formatInt(c.events_consumed)} consumed here` : a ? `${formatInt(a.accepted_total)} accepted since start` : undefined}
+        />
+        <KpiTile
+          label="Lag"
+          value={kafka ? (kafka.lag_total === null ? '—' : formatInt(kafka.lag_total)) : formatInt(w.buffered_rows)}
+          detail={kafka ? 'messages not yet stored' : 'rows buffered, not yet written'}
+        />
+        <KpiTile
+          label="Dead letters"
+          value={kafka ? (kafka.dlq_count === null ? '—' : formatInt(kafka.dlq_count)) : '—'}
+          detail={kafka ? (c ? `${formatInt(c.dlq_sent)} sent by this process` : undefined) : 'no dead-letter topic without Kafka'}
+        />
+        <KpiTile label="Rejected" value={a ? formatInt(a.rejected_total) : '—'} detail="events refused by POST /v1/events" />
+        <KpiTile label="Rows written" value={formatInt(w.rows_written)} detail={`${formatInt(w.flushes)} flushes · ${formatInt(w.insert_errors)} insert errors`} />
         <KpiTile
           label="State"
-          value={!c ? 'producer only' : c.paused ? 'paused' : c.running ? 'consuming' : 'stopped'}
-          detail={c?.paused ? c.paused_reason : w.failing ? 'storage failing' : undefined}
+          value={kafka ? (!c ? 'producer only' : c.paused ? 'paused' : c.running ? 'consuming' : 'stopped') : w.failing ? 'failing' : 'ok'}
+          detail={c?.paused ? c.paused_reason : w.failing ? 'storage failing: inserts are retried' : undefined}
         />
       </div>
-      {s.last_error && (
+      {kafka?.last_error && (
         <div className="state state-error" role="alert">
-          <div className="state-title">Last error {formatRelative(s.last_error.at)}</div>
-          <div className="state-body">{s.last_error.message}</div>
+          <div className="state-title">Last error {formatRelative(kafka.last_error.at)}</div>
+          <div className="state-body">{kafka.last_error.message}</div>
         </div>
       )}
-      <section className="card table-card" aria-label="Partitions">
-        <table className="runs-table">
+      {a && <ThroughputChart activity={a} />}
+      {kafka && (
+        <section className="card table-card" aria-label="Partitions">
+          <table className="runs-table">
+            <thead>
+              <tr>
+                <th>Partition</th>
+                <th className="num">Committed</th>
+                <th className="num">High watermark</th>
+                <th className="num">Lag</th>
+                <th>Consumed here</th>
+              </tr>
+            </thead>
+            <tbody>
+              {kafka.partitions.map((p) => (
+                <tr key={p.partition}>
+                  <td>{p.partition}</td>
+                  <td className="num">{p.committed ?? '—'}</td>
+                  <td className="num">{p.high_watermark}</td>
+                  <td className="num">{formatInt(p.lag)}</td>
+                  <td>{c?.assigned_partitions.includes(p.partition) ? 'yes' : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {a && <Rejections activity={a} />}
+    </div>
+  );
+}
+
+function ThroughputChart({ activity }: { activity: IngestActivity }) {
+  const rows = activity.per_second.map((n, i) => ({ s: i - activity.per_second.length, n }));
+  return (
+    <section className="card chart-card" aria-label="Throughput">
+      <div className="card-head">
+        <h3>Accepted events per second</h3>
+        <span className="muted small">POST /v1/events on this server, last 60 s</span>
+      </div>
+      <div className="chart-box chart-box-small">
+        <ResponsiveContainer width="100%" height="100%">
+          <AreaChart data={rows} margin={{ top: 6, right: 8, bottom: 0, left: 0 }}>
+            <CartesianGrid stroke="var(--c-grid)" vertical={false} />
+            <XAxis dataKey="s" tickFormatter={(v: number) => `${v}s`} tick={{ fontSize: 11, fill: 'var(--c-muted)' }} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={24} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--c-muted)' }} tickLine={false} axisLine={false} width={48} />
+            <Tooltip contentStyle={{ fontSize: 12, borderRadius: 6, border: '1px solid var(--c-border)' }} labelFormatter={(v) => `${v} s`} formatter={(v) => [formatInt(Number(v)), 'events']} />
+            <Area dataKey="n" stroke="var(--c-accent)" fill="var(--c-accent-soft)" strokeWidth={1.5} isAnimationActive={false} />
+          </AreaChart>
+        </ResponsiveContainer>
+      </div>
+    </section>
+  );
+}
+
+function Rejections({ activity }: { activity: IngestActivity }) {
+  const list = activity.recent_rejections;
+  return (
+    <section className="card table-card" aria-label="Recent rejections">
+      <div className="card-head">
+        <h3>Recent rejections</h3>
+        <span className="muted small">the latest events POST /v1/events refused, newest first</span>
+      </div>
+      {list.length === 0 ? (
+        <div className="state state-empty">No event has been rejected since this server started.</div>
+      ) : (
+        <table className="runs-table rejections-table">
           <thead>
             <tr>
-              <th>Partition</th>
-              <th className="num">Committed</th>
-              <th className="num">High watermark</th>
-              <th className="num">Lag</th>
-              <th>Consumed here</th>
+              <th>When</th>
+              <th className="num">Event #</th>
+              <th>Reason</th>
             </tr>
           </thead>
           <tbody>
-            {s.partitions.map((p) => (
-              <tr key={p.partition}>
-                <td>{p.partition}</td>
-                <td className="num">{p.committed ?? '—'}</td>
-                <td className="num">{p.high_watermark}</td>
-                <td className="num">{formatInt(p.lag)}</td>
-                <td>{c?.assigned_partitions.includes(p.partition) ? 'yes' : ''}</td>
+            {list.map((r, i) => (
+              <tr key={`${r.at}-${i}`}>
+                <td className="nowrap" title={r.at}>
+                  {formatRelative(r.at)}
+                </td>
+                <td className="num">{r.index < 0 ? '—' : formatInt(r.index)}</td>
+                <td className="mono small">{r.error}</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </section>
-    </div>
+      )}
+    </section>
   );
 }

@@ -7,9 +7,12 @@ import { KpiTile } from '../components/kpi-tile.js';
 import { StatusBadge } from '../components/status-badge.js';
 import type { FilterState } from '../hooks/use-filters.js';
 import { timeseriesRows, type TimeseriesChartRow } from '../lib/chart-data.js';
-import { bucketFor, filtersToSearch, rangeLabel, withDimension, withWindow, type Filters } from '../lib/filters.js';
+import { bucketFor, filtersToSearch, rangeLabel, resolveRange, withDimension, withWindow, type Filters } from '../lib/filters.js';
 import { formatInt, formatInterval, formatNumber, formatPercent, formatTokens, formatUsd } from '../lib/format.js';
-import { CostChart, RunsChart, StepsChart } from '../overview/overview-charts.js';
+import { failureModeRows, type FailureModeRow } from '../lib/overview-data.js';
+import { change, describeChange, previousPeriod } from '../lib/period.js';
+import { CostChart, FailureModesChart, RunsChart, StepsChart } from '../overview/overview-charts.js';
+import type { FailuresReport, Overview } from '../../../schemas/api.js';
 
 const STATUS_ORDER = ['success', 'failure', 'error', 'timeout', 'cancelled', 'running'];
 
@@ -26,9 +29,28 @@ export function OverviewPage() {
   const navigate = useNavigate();
   const ov = useApi(`overview${key}`, (signal) => api.overview(filters, now, { signal }));
   const ts = useApi(`timeseries${key}`, (signal) => api.timeseries(filters, now, bucketFor(filters), { signal }));
+  const fm = useApi(`failures${key}`, (signal) => api.failures(filters, now, { signal }));
+  const prevFilters = previousPeriod(filters, now);
+  const prev = useApi(prevFilters ? `overview-prev${key}` : null, (signal) => api.overview(prevFilters!, now, { signal }));
 
   const o = ov.state.data;
-  const openBucket = (row: TimeseriesChartRow) => navigate(runsLink(withWindow(filters, row.from, row.to)));
+  const p = prevFilters && prev.state.status === 'ok' ? prev.state.data : undefined;
+  const delta = (pick: (x: Overview) => number | null, opts: { rate?: boolean; higherIsBetter?: boolean }, fmt: (v: number) => string) => {
+    if (!o || !p || p.runs === 0) return null;
+    const d = describeChange(change(pick(o), pick(p)), opts);
+    const before = pick(p);
+    return d && { ...d, title: `previous period: ${before === null ? '—' : fmt(before)}` };
+  };
+  // A clicked bucket opens its runs, within the range in view (edge buckets stick out of it).
+  const bucketWindow = (from: string, to: string) => {
+    const r = resolveRange(filters, now);
+    const lo = r.from && Date.parse(r.from) > Date.parse(from) ? r.from : from;
+    const hi = r.to && Date.parse(r.to) < Date.parse(to) ? r.to : to;
+    return withWindow(filters, new Date(lo).toISOString(), new Date(hi).toISOString());
+  };
+  const openBucket = (row: TimeseriesChartRow) => navigate(runsLink(bucketWindow(row.from, row.to)));
+  const openModes = (row: FailureModeRow, mode: string | null) =>
+    navigate(runsLink(mode ? withDimension(bucketWindow(row.from, row.to), 'failure_mode', mode) : bucketWindow(row.from, row.to)));
 
   return (
     <div className="page">
@@ -55,6 +77,7 @@ export function OverviewPage() {
               detail={`${formatInt(o.ended)} ended · ${formatInt(o.running)} running`}
               to={runsLink(filters)}
               hint="Open these runs"
+              change={delta((x) => x.runs, {}, formatInt)}
             />
             <KpiTile
               label="Completion rate"
@@ -70,6 +93,7 @@ export function OverviewPage() {
               }
               to={runsLink(withDimension(filters, 'status', 'success'))}
               hint="Successful runs / runs that ended, with a Wilson 95% interval"
+              change={delta((x) => x.completion_rate, { rate: true, higherIsBetter: true }, (v) => formatPercent(v))}
             />
             <KpiTile
               label="Cost"
@@ -77,12 +101,14 @@ export function OverviewPage() {
               detail={`${formatTokens(o.input_tokens)} in · ${formatTokens(o.output_tokens)} out`}
               to={runsLink(filters, { sort: 'cost_usd', order: 'desc' })}
               hint="Most expensive runs first"
+              change={delta((x) => x.cost_usd, { higherIsBetter: false }, formatUsd)}
             />
             <KpiTile
               label="Cost per success"
               value={formatUsd(o.cost_per_success)}
               detail={o.runs ? `${formatUsd(o.cost_usd / o.runs)} per run` : undefined}
               hint="Total cost / successful runs"
+              change={delta((x) => x.cost_per_success, { higherIsBetter: false }, formatUsd)}
             />
             <KpiTile
               label="Steps per run"
@@ -90,12 +116,22 @@ export function OverviewPage() {
               detail={`avg · p50 ${formatNumber(o.steps_p50, 0)} · p90 ${formatNumber(o.steps_p90, 0)}`}
               to={runsLink(filters, { sort: 'steps', order: 'desc' })}
               hint="Longest runs first"
+              change={delta((x) => x.steps_avg, { higherIsBetter: false }, (v) => formatNumber(v, 1))}
             />
             <KpiTile
               label="Tool-call success"
               value={formatPercent(o.tool_success_rate)}
               detail={`${formatInt(o.tool_calls)} tool calls`}
               hint="ok tool calls / all tool calls"
+              change={delta((x) => x.tool_success_rate, { rate: true, higherIsBetter: true }, (v) => formatPercent(v))}
+            />
+            <KpiTile
+              label="Runs with loops"
+              value={formatInt(o.runs_with_loops)}
+              detail={`${formatPercent(o.runs ? o.runs_with_loops / o.runs : null)} of runs · dead loops found`}
+              to={runsLink(filters, { sort: 'loops', order: 'desc' })}
+              hint="Runs the analyzer found stuck in a loop; most loops first"
+              change={delta((x) => x.runs_with_loops, { higherIsBetter: false }, formatInt)}
             />
           </div>
 
@@ -108,8 +144,23 @@ export function OverviewPage() {
           ) : (
             <Charts rows={timeseriesRows(ts.state.data)} bucketSeconds={ts.state.data.bucket_seconds} onSelect={openBucket} />
           )}
+          {fm.state.status === 'error' ? (
+            <ErrorState error={fm.state.error} onRetry={fm.reload} title="Failure modes unavailable" />
+          ) : fm.state.data && fm.state.data.modes.length > 0 ? (
+            <FailureModes report={fm.state.data} onSelect={openModes} />
+          ) : null}
         </>
       )}
+    </div>
+  );
+}
+
+function FailureModes({ report, onSelect }: { report: FailuresReport; onSelect: (row: FailureModeRow, mode: string | null) => void }) {
+  const { rows, modes } = failureModeRows(report);
+  if (rows.length === 0) return null;
+  return (
+    <div className="charts charts-single">
+      <FailureModesChart rows={rows} modes={modes} bucketSeconds={report.over_time.bucket_seconds} onSelect={onSelect} />
     </div>
   );
 }

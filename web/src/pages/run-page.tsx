@@ -1,64 +1,100 @@
-// One run: header, per-step chart, and the full step list with tool calls.
-import { useMemo, useRef, useState } from 'react';
-import { Link, useOutletContext, useParams } from 'react-router-dom';
+// One run: header, what the analyzer found (ending, loops), the per-step chart and the
+// virtualised step list. `?step=N` (or `#step-N`) opens the run at that step.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useOutletContext, useParams } from 'react-router-dom';
 import { api } from '../api/client.js';
 import { useApi } from '../api/use-api.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 import type { FilterState } from '../hooks/use-filters.js';
-import { groupToolCallsByStep, stepChartRows } from '../lib/chart-data.js';
-import { formatInt } from '../lib/format.js';
+import { loopOfStep, outlineRows, stepTarget } from '../lib/step-outline.js';
+import { RunFindings } from '../run/run-findings.js';
 import { RunHeader } from '../run/run-header.js';
 import { StepChart } from '../run/step-chart.js';
 import { StepList, type JumpRequest } from '../run/step-list.js';
-import { STEPS_WINDOW, useRunSteps } from '../run/use-run-steps.js';
+import { ToolCallView } from '../run/tool-call-view.js';
+import { STEP_WINDOW, useStepWindows } from '../run/use-step-windows.js';
+import '../run/run.css';
 
 export function RunPage() {
   const { runId = '' } = useParams();
   const { filterSearch, filters } = useOutletContext<FilterState>();
+  const location = useLocation();
+  const navigate = useNavigate();
   const project = filters.dims.project;
-  const { state, reload } = useApi(`run:${project ?? ''}:${runId}`, (signal) => api.run(runId, { project }, { signal }));
+  // The run (with its first window of steps) and the outline of all its steps, in parallel.
+  const run = useApi(`run:${project ?? ''}:${runId}`, (signal) => api.run(runId, { project, stepsLimit: STEP_WINDOW }, { signal }));
+  const outline = useApi(`steps:${project ?? ''}:${runId}`, (signal) => api.stepIndex(runId, project, { signal }));
+  const detail = run.state.data?.run.run_id === runId ? run.state.data : undefined;
+  const index = outline.state.data?.run_id === runId ? outline.state.data : undefined;
+
+  const seed = useMemo(() => (detail && detail.steps.length ? { steps: detail.steps, tool_calls: detail.tool_calls } : undefined), [detail]);
+  const windows = useStepWindows(runId, detail?.run.project ?? project, seed);
+  const rows = useMemo(() => (index ? outlineRows(index) : []), [index]);
+  const loops = useMemo(() => detail?.analysis?.loops ?? [], [detail]);
+  const loopByStep = useMemo(() => loopOfStep(loops), [loops]);
+  const endStep = index && index.step.length ? index.step[index.step.length - 1] : undefined;
+
+  const stepLink = useMemo(() => {
+    const base = new URLSearchParams(location.search);
+    base.delete('step');
+    return (step: number) => {
+      const p = new URLSearchParams(base);
+      p.set('step', String(step));
+      return `${location.pathname}?${p.toString()}`;
+    };
+  }, [location.pathname, location.search]);
+
+  // The step the URL points at; a new target (link, back/forward) scrolls to it.
   const [jump, setJump] = useState<JumpRequest | null>(null);
   const nonce = useRef(0);
-  const detail = state.status === 'ok' || state.data?.run.run_id === runId ? state.data : undefined;
+  const target = stepTarget(location.search, location.hash);
+  useEffect(() => {
+    if (target !== null && index) setJump({ step: target, nonce: ++nonce.current });
+  }, [target, index]);
+  const goTo = (step: number) => {
+    if (step === target) setJump({ step, nonce: ++nonce.current });
+    else navigate(stepLink(step), { replace: true });
+  };
 
-  const loaded = useRunSteps(detail, project);
-  const callsByStep = useMemo(() => groupToolCallsByStep(loaded.toolCalls), [loaded.toolCalls]);
-  const chartRows = useMemo(() => stepChartRows(loaded.steps, loaded.toolCalls), [loaded.steps, loaded.toolCalls]);
-  const goTo = (step: number) => setJump({ step, nonce: ++nonce.current });
+  const stepless = windows.loaded.get(0)?.calls.get(null) ?? [];
+  const error = run.state.status === 'error' ? run.state.error : undefined;
 
   return (
-    <div className="page">
+    <div className="page run-page">
       <div className="crumbs">
         <Link to={{ pathname: '/runs', search: filterSearch }}>← Runs</Link>
       </div>
-      {state.status === 'error' ? (
-        state.error.isNotFound ? (
+      {error ? (
+        error.isNotFound ? (
           <Empty title={`Run “${runId}” not found`}>It may not have been ingested yet, or it belongs to another project.</Empty>
         ) : (
-          <ErrorState error={state.error} onRetry={reload} />
+          <ErrorState error={error} onRetry={run.reload} />
         )
       ) : !detail ? (
         <Loading label="Loading run…" />
       ) : (
         <>
           <RunHeader detail={detail} search={filterSearch} />
-          {loaded.hasMore && (
-            <div className="notice">
-              This run has {formatInt(detail.run.steps)} steps; the first {formatInt(loaded.steps.length)} are loaded.{' '}
-              <button type="button" className="link-btn" onClick={loaded.loadMore} disabled={loaded.loadingMore}>
-                {loaded.loadingMore ? 'Loading…' : `Load the next ${formatInt(Math.min(STEPS_WINDOW, detail.run.steps - loaded.steps.length))}`}
-              </button>
-            </div>
+          <RunFindings detail={detail} endStep={endStep} stepLink={stepLink} />
+          {outline.state.status === 'error' ? (
+            <ErrorState error={outline.state.error} onRetry={outline.reload} title="Steps unavailable" />
+          ) : !index ? (
+            <Loading label="Loading steps…" />
+          ) : (
+            <>
+              <StepChart rows={rows} loops={loops} onSelect={goTo} />
+              <GoToStep max={endStep ?? 0} onGo={goTo} hidden={rows.length < 20} />
+              <StepList index={index} windows={windows} loops={loops} loopByStep={loopByStep} endStep={endStep} jump={jump} stepLink={stepLink} />
+              {stepless.length > 0 && (
+                <div className="card orphan-calls">
+                  <h3>Tool calls without a recorded step</h3>
+                  {stepless.map((c) => (
+                    <ToolCallView key={c.call_id} call={c} />
+                  ))}
+                </div>
+              )}
+            </>
           )}
-          <StepChart rows={chartRows} onSelect={goTo} />
-          <GoToStep max={Math.max(detail.run.steps - 1, chartRows.length ? chartRows[chartRows.length - 1].step : 0)} onGo={goTo} hidden={chartRows.length < 20} />
-          <StepList
-            steps={loaded.steps}
-            totalSteps={detail.run.steps}
-            callsByStep={callsByStep}
-            jump={jump}
-            more={{ hasMore: loaded.hasMore, loading: loaded.loadingMore, error: loaded.error, load: loaded.loadMore }}
-          />
         </>
       )}
     </div>

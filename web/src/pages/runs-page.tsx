@@ -9,6 +9,7 @@ import type { FilterState } from '../hooks/use-filters.js';
 import { activeFilterCount, rangeLabel } from '../lib/filters.js';
 import { agentLabel, formatDuration, formatInt, formatRelative, formatTimestamp, formatUsd, middleEllipsis } from '../lib/format.js';
 import { nextSort, parseSort, writeSort, type RunsSort } from '../lib/runs-view.js';
+import '../run/runs-table.css';
 
 const PAGE_SIZE = 50;
 
@@ -23,11 +24,13 @@ const COLUMNS: Column[] = [
   { key: 'status', label: 'Status' },
   { key: 'run_id', label: 'Run', sort: 'run_id' },
   { key: 'task', label: 'Task' },
+  { key: 'failure_mode', label: 'Failure mode' },
   { key: 'model', label: 'Model' },
   { key: 'agent', label: 'Agent' },
   { key: 'steps', label: 'Steps', sort: 'steps', className: 'num' },
   { key: 'cost', label: 'Cost', sort: 'cost_usd', className: 'num' },
   { key: 'duration', label: 'Duration', sort: 'duration_ms', className: 'num' },
+  { key: 'loops', label: 'Loops', sort: 'loops', className: 'num' },
   { key: 'started', label: 'Started', sort: 'started_at' },
 ];
 
@@ -196,6 +199,10 @@ function RunRow({ run: r, now, search, onOpen }: { run: RunSummary; now: Date; s
         </div>
         {r.task_category && <div className="muted small">{r.task_category}</div>}
       </td>
+      <td className="truncate" title={r.failure_rule ? `${r.failure_mode} (${r.failure_rule})` : undefined}>
+        {r.failure_mode ? <span className="badge badge-mode">{r.failure_mode}</span> : <span className="muted">—</span>}
+        {r.suspicious && <span className="badge badge-warn" title="Success flagged as suspicious">suspicious</span>}
+      </td>
       <td className="truncate" title={r.model}>
         {r.model || <span className="muted">—</span>}
       </td>
@@ -208,6 +215,7 @@ function RunRow({ run: r, now, search, onOpen }: { run: RunSummary; now: Date; s
         {r.cost_estimated && <span className="est">*</span>}
       </td>
       <td className="num">{r.status === 'running' ? <span className="muted">running</span> : formatDuration(r.duration_ms)}</td>
+      <td className="num">{r.loops ? <span className="loops-count">{formatInt(r.loops)}</span> : <span className="muted">—</span>}</td>
       <td className="nowrap" title={r.started_at}>
         {formatTimestamp(r.started_at, { now })}
         <div className="muted small">{formatRelative(r.started_at, now)}</div>

@@ -27,6 +27,7 @@ function Fact({ label, children, wide = false }: { label: string; children: Reac
 export function RunHeader({ detail, search }: { detail: RunDetail; search: string }) {
   const r = detail.run;
   const tagEntries = Object.entries(r.tags ?? {});
+  const failure = detail.analysis?.failure ?? null;
   return (
     <section className="card run-header">
       <div className="run-title">
@@ -53,7 +54,10 @@ export function RunHeader({ detail, search }: { detail: RunDetail; search: strin
           <StatusBadge status={r.status} /> {r.reward !== null && <span>reward {formatScore(r.reward)}</span>}
         </Fact>
         <Fact label="Tests">{formatTests(r.tests_passed, r.tests_failed)}</Fact>
-        <Fact label="Failure mode">{r.failure_mode || NONE}</Fact>
+        <Fact label="Failure mode">
+          {r.failure_mode || NONE}
+          {failure?.reason && <div className="muted small failure-reason">{failure.reason}</div>}
+        </Fact>
         <Fact label="Cost">
           {formatUsd(r.cost_usd)}
           {r.cost_estimated && <span className="muted small"> (partly estimated)</span>}

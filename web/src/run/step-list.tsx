@@ -1,15 +1,15 @@
-// The steps of a run. Renders lazily: a batch at a time as the reader scrolls (an observer on a
-// sentinel below the last card), and cards off screen skip layout (content-visibility), so
-// runs with thousands of steps stay responsive.
+// The steps of a run as a virtualised list: only the cards on screen (plus a few) are in the
+// DOM, their heights measured as they render, and their texts fetched in windows as the list
+// reaches them. Stays smooth for runs of thousands of steps.
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { StepRow, ToolCallRow } from '../../../schemas/api.js';
-import type { ApiError } from '../api/client.js';
+import { Link } from 'react-router-dom';
+import type { LoopInfo, StepIndex, StepRow, ToolCallRow } from '../../../schemas/api.js';
 import { ExpandableText } from '../components/expandable-text.js';
-import { stepHasError } from '../lib/chart-data.js';
 import { formatDuration, formatInt, formatTokens, formatUsd } from '../lib/format.js';
+import { positionOfStep, stepThought } from '../lib/step-outline.js';
 import { ToolCallView } from './tool-call-view.js';
-
-const BATCH = 60;
+import { STEP_WINDOW, type StepWindows } from './use-step-windows.js';
 
 export interface JumpRequest {
   step: number;
@@ -18,87 +18,107 @@ export interface JumpRequest {
 }
 
 interface Props {
-  steps: StepRow[];
-  /** Steps of the run on the server (more than `steps` when not all are loaded). */
-  totalSteps: number;
-  callsByStep: Map<number | null, ToolCallRow[]>;
+  index: StepIndex;
+  windows: StepWindows;
+  loops: LoopInfo[];
+  loopByStep: Map<number, number>;
+  /** The step that ended the run (its last), marked in the list. */
+  endStep: number | undefined;
   jump: JumpRequest | null;
-  more: { hasMore: boolean; loading: boolean; error: ApiError | undefined; load: () => void };
+  /** A link to one step of this run (keeps the rest of the URL). */
+  stepLink: (step: number) => string;
 }
 
-export function StepList({ steps, totalSteps, callsByStep, jump, more }: Props) {
-  const [missing, setMissing] = useState<number | null>(null);
+/** Height of the sticky top bar: scrolled-to steps land below it. */
+const TOP_OFFSET = 16;
+
+export function StepList({ index, windows, loops, loopByStep, endStep, jump, stepLink }: Props) {
   const [errorsOnly, setErrorsOnly] = useState(false);
-  const [count, setCount] = useState(BATCH);
   const [highlight, setHighlight] = useState<number | null>(null);
-  const sentinel = useRef<HTMLDivElement>(null);
-  const pendingScroll = useRef<number | null>(null);
-  const handledJump = useRef(-1);
+  const [missing, setMissing] = useState<number | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
 
-  const sorted = useMemo(() => [...steps].sort((a, b) => a.step - b.step), [steps]);
-  const isError = (s: StepRow) => stepHasError(s) || (callsByStep.get(s.step) ?? []).some((c) => c.status === 'error');
-  const errorCount = useMemo(() => sorted.filter(isError).length, [sorted, callsByStep]); // eslint-disable-line react-hooks/exhaustive-deps
-  const shown = useMemo(() => (errorsOnly ? sorted.filter(isError) : sorted), [sorted, errorsOnly, callsByStep]); // eslint-disable-line react-hooks/exhaustive-deps
-  const known = useMemo(() => new Set(sorted.map((s) => s.step)), [sorted]);
-  const orphanCalls = useMemo(() => {
-    const out: ToolCallRow[] = [];
-    for (const [step, calls] of callsByStep) if (step === null || !known.has(step)) out.push(...calls);
-    return out;
-  }, [callsByStep, known]);
+  const errorCount = useMemo(() => index.error.reduce<number>((n, e) => n + e, 0), [index]);
+  /** Positions (into index.step) shown, in order. */
+  const positions = useMemo(() => {
+    const all = index.step.map((_, i) => i);
+    return errorsOnly ? all.filter((i) => index.error[i] === 1) : all;
+  }, [index, errorsOnly]);
 
-  // Render the next batch when the sentinel comes near the viewport.
+  // The list's distance from the top of the page (content above it can change height).
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const top = Math.round(el.getBoundingClientRect().top + window.scrollY);
+    if (Math.abs(top - scrollMargin) > 1) setScrollMargin(top);
+  });
+
+  const virtualizer = useWindowVirtualizer({
+    count: positions.length,
+    estimateSize: () => 170,
+    overscan: 4,
+    scrollMargin,
+    scrollPaddingStart: TOP_OFFSET,
+    getItemKey: (i) => index.step[positions[i]],
+  });
+  const items = virtualizer.getVirtualItems();
+
+  // Fetch the windows of the steps on screen.
+  const first = items.length ? positions[items[0].index] : -1;
+  const last = items.length ? positions[items[items.length - 1].index] : -1;
+  const { ensure, loaded } = windows;
   useEffect(() => {
-    const el = sentinel.current;
-    if (!el || count >= shown.length) return;
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setCount((c) => Math.min(shown.length, c + BATCH));
-      },
-      { rootMargin: '1200px 0px' },
-    );
-    io.observe(el);
-    return () => io.disconnect();
-  }, [count, shown.length]);
+    if (first < 0) return;
+    const ws = new Set<number>();
+    for (const it of items) ws.add(Math.floor(positions[it.index] / STEP_WINDOW));
+    ensure([...ws]);
+    // `items` follow first/last and `loaded` (the dependency re-asks after each window lands).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [first, last, ensure, loaded, positions]);
 
-  // Jump to a step (from the chart or the "go to step" box).
+  // Jump to a step (a link, the chart, a loop): scroll it to the top and highlight it.
+  const pending = useRef<JumpRequest | null>(null);
   useEffect(() => {
     if (!jump) return;
-    // Steps grew (more were loaded): only retry a jump that is still waiting for its step.
-    if (handledJump.current === jump.nonce && missing !== jump.step) return;
-    handledJump.current = jump.nonce;
-    setMissing(null);
-    let idx = shown.findIndex((s) => s.step === jump.step);
-    if (idx < 0 && errorsOnly) {
-      setErrorsOnly(false);
-      idx = sorted.findIndex((s) => s.step === jump.step);
-    }
-    if (idx < 0) {
+    const pos = positionOfStep(index.step, jump.step);
+    if (pos < 0) {
       setMissing(jump.step);
       return;
     }
-    setCount((c) => Math.max(c, idx + BATCH / 2));
-    pendingScroll.current = jump.step;
-    setHighlight(jump.step);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [jump, sorted]);
-
-  useLayoutEffect(() => {
-    const step = pendingScroll.current;
-    if (step === null) return;
-    const el = document.getElementById(`step-${step}`);
-    if (el) {
-      pendingScroll.current = null;
-      settleScroll(el);
+    setMissing(null);
+    if (errorsOnly && index.error[pos] !== 1) {
+      pending.current = jump;
+      setErrorsOnly(false);
+      return;
     }
-  });
+    pending.current = jump;
+    setHighlight(jump.step);
+  }, [jump]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    const j = pending.current;
+    if (!j) return;
+    const pos = positionOfStep(index.step, j.step);
+    const i = positions.indexOf(pos);
+    if (i < 0) return;
+    setHighlight(j.step);
+    virtualizer.scrollToIndex(i, { align: 'start' });
+    // Once the step's text has arrived its card has its real height: scroll again, then settle.
+    if (loaded.has(Math.floor(pos / STEP_WINDOW))) {
+      requestAnimationFrame(() => virtualizer.scrollToIndex(i, { align: 'start' }));
+      pending.current = null;
+    }
+  }, [jump, positions, loaded, virtualizer, index]);
 
   return (
     <section className="steps" aria-label="Steps">
       <div className="steps-head">
         <h2>Steps</h2>
         <span className="muted small">
-          {sorted.length < totalSteps ? `${formatInt(sorted.length)} of ${formatInt(totalSteps)} steps loaded` : `${formatInt(sorted.length)} step${sorted.length === 1 ? '' : 's'}`}
+          {formatInt(index.step.length)} step{index.step.length === 1 ? '' : 's'}
           {errorCount > 0 && <>, {formatInt(errorCount)} with errors</>}
+          {loops.length > 0 && <>, {loops.length} loop{loops.length === 1 ? '' : 's'}</>}
         </span>
         {errorCount > 0 && (
           <label className="toggle small">
@@ -106,75 +126,96 @@ export function StepList({ steps, totalSteps, callsByStep, jump, more }: Props) 
           </label>
         )}
       </div>
-      {missing !== null && (
+      {missing !== null && <div className="notice">This run has no step {missing}.</div>}
+      {windows.error && (
         <div className="notice">
-          Step {missing} is not loaded{more.hasMore ? '' : ' (the run has no such step)'}.{' '}
-          {more.hasMore && (
-            <button type="button" className="link-btn" onClick={more.load} disabled={more.loading}>
-              {more.loading ? 'Loading…' : 'Load more steps'}
-            </button>
-          )}
+          Some steps could not be loaded: {windows.error.message}{' '}
+          <button type="button" className="link-btn" onClick={windows.retry}>
+            Try again
+          </button>
         </div>
       )}
-      {shown.length === 0 && <div className="state state-empty">No steps recorded for this run.</div>}
-      <ol className="step-list">
-        {shown.slice(0, count).map((s) => (
-          <StepCard key={s.step} step={s} calls={callsByStep.get(s.step) ?? []} error={isError(s)} highlighted={highlight === s.step} />
-        ))}
+      {positions.length === 0 && <div className="state state-empty">No steps recorded for this run.</div>}
+      <ol ref={listRef} className="step-list step-list-virtual" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((it) => {
+          const pos = positions[it.index];
+          const step = index.step[pos];
+          const win = loaded.get(Math.floor(pos / STEP_WINDOW));
+          const row = win?.steps.get(step);
+          const loopIdx = loopByStep.get(step);
+          return (
+            <li
+              key={it.key}
+              data-index={it.index}
+              ref={virtualizer.measureElement}
+              className="step-slot"
+              style={{ transform: `translateY(${it.start - virtualizer.options.scrollMargin}px)` }}
+            >
+              {row ? (
+                <StepCard
+                  step={row}
+                  calls={win?.calls.get(step) ?? []}
+                  error={index.error[pos] === 1}
+                  highlighted={highlight === step}
+                  loop={loopIdx === undefined ? undefined : { n: loopIdx + 1, info: loops[loopIdx] }}
+                  ending={step === endStep}
+                  link={stepLink}
+                />
+              ) : (
+                <StepPlaceholder step={step} index={index} pos={pos} />
+              )}
+            </li>
+          );
+        })}
       </ol>
-      {count < shown.length && (
-        <div ref={sentinel} className="sentinel">
-          <button type="button" className="btn" onClick={() => setCount((c) => Math.min(shown.length, c + BATCH * 5))}>
-            Show more steps ({formatInt(shown.length - count)} not rendered yet)
-          </button>
-        </div>
-      )}
-      {count >= shown.length && more.hasMore && (
-        <div className="sentinel">
-          <button type="button" className="btn" onClick={more.load} disabled={more.loading}>
-            {more.loading ? 'Loading steps…' : `Load more steps (${formatInt(totalSteps - sorted.length)} not loaded)`}
-          </button>
-          {more.error && <span className="error-text small">{more.error.message}</span>}
-        </div>
-      )}
-      {orphanCalls.length > 0 && count >= shown.length && !more.hasMore && (
-        <div className="card orphan-calls">
-          <h3>Tool calls without a recorded step</h3>
-          {orphanCalls.map((c) => (
-            <ToolCallView key={c.call_id} call={c} />
-          ))}
-        </div>
-      )}
     </section>
   );
 }
 
-/**
- * Scrolls a step card to the top. Cards off screen have estimated heights (content-visibility),
- * which become real as cards near the target render, so the scroll is repeated until it settles.
- */
-function settleScroll(el: HTMLElement, attempts = 6) {
-  el.scrollIntoView({ block: 'start', behavior: 'auto' });
-  const margin = parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
-  const check = (left: number) =>
-    requestAnimationFrame(() => {
-      if (!el.isConnected) return;
-      const top = el.getBoundingClientRect().top;
-      if (Math.abs(top - margin) > 4 && left > 0) {
-        el.scrollIntoView({ block: 'start', behavior: 'auto' });
-        check(left - 1);
-      }
-    });
-  check(attempts);
+function StepPlaceholder({ step, index, pos }: { step: number; index: StepIndex; pos: number }) {
+  return (
+    <div id={`step-${step}`} className={`step-card step-loading${index.error[pos] ? ' step-error' : ''}`} data-step={step} aria-busy="true">
+      <div className="step-head">
+        <span className="step-index">#{step}</span>
+        <span className="step-metrics small muted">
+          {formatTokens(index.input_tokens[pos])} in · {formatTokens(index.output_tokens[pos])} out · {formatUsd(index.cost_usd[pos])}
+        </span>
+      </div>
+      <div className="skeleton-line" />
+      <div className="skeleton-line short" />
+    </div>
+  );
 }
 
-const StepCard = memo(function StepCard({ step: s, calls, error, highlighted }: { step: StepRow; calls: ToolCallRow[]; error: boolean; highlighted: boolean }) {
-  const cls = ['step-card', error ? 'step-error' : '', highlighted ? 'step-highlight' : ''].filter(Boolean).join(' ');
+interface CardProps {
+  step: StepRow;
+  calls: ToolCallRow[];
+  error: boolean;
+  highlighted: boolean;
+  loop: { n: number; info: LoopInfo } | undefined;
+  ending: boolean;
+  link: (step: number) => string;
+}
+
+const StepCard = memo(function StepCard({ step: s, calls, error, highlighted, loop, ending, link }: CardProps) {
+  const cls = ['step-card', error ? 'step-error' : '', loop ? 'step-in-loop' : '', ending ? 'step-ending' : '', highlighted ? 'step-highlight' : '']
+    .filter(Boolean)
+    .join(' ');
+  const thought = stepThought(s.metadata);
   return (
-    <li id={`step-${s.step}`} className={cls} data-step={s.step}>
+    <div id={`step-${s.step}`} className={cls} data-step={s.step}>
       <div className="step-head">
-        <span className="step-index">#{s.step}</span>
+        <Link className="step-index" to={link(s.step)} title="Link to this step">
+          #{s.step}
+        </Link>
         {error && <span className="badge badge-failure">error</span>}
+        {loop && (
+          <Link className="badge badge-loop" to={link(loop.info.first_step)} title={`Steps ${loop.info.first_step}–${loop.info.last_step}`}>
+            loop {loop.n} · {loop.info.kind}
+            {loop.info.period > 1 ? ` of ${loop.info.period}` : ''} ×{loop.info.repetitions}
+          </Link>
+        )}
+        {ending && <span className="badge badge-ending">ended the run</span>}
         <span className="step-metrics small">
           {s.model && <span className="muted">{s.model}</span>}
           <span title="input / output tokens">
@@ -185,9 +226,15 @@ const StepCard = memo(function StepCard({ step: s, calls, error, highlighted }: 
             {formatUsd(s.cost_usd)}
             {s.cost_estimated && <span className="est">*</span>}
           </span>
-          <span title="latency">{formatDuration(s.latency_ms)}</span>
+          <span title={`latency · at ${s.ts}`}>{formatDuration(s.latency_ms)}</span>
         </span>
       </div>
+      {thought && (
+        <div className="step-part">
+          <div className="part-label">thought</div>
+          <ExpandableText text={thought} maxLines={4} className="thought" />
+        </div>
+      )}
       {s.action && (
         <div className="step-part">
           <div className="part-label">action</div>
@@ -212,7 +259,8 @@ const StepCard = memo(function StepCard({ step: s, calls, error, highlighted }: 
       {calls.length > 0 && (
         <div className="step-part">
           <div className="part-label">
-            tool call{calls.length === 1 ? '' : 's'}{calls.length > 1 ? ` (${calls.length})` : ''}
+            tool call{calls.length === 1 ? '' : 's'}
+            {calls.length > 1 ? ` (${calls.length})` : ''}
           </div>
           <div className="tool-calls">
             {calls.map((c) => (
@@ -221,6 +269,6 @@ const StepCard = memo(function StepCard({ step: s, calls, error, highlighted }: 
           </div>
         </div>
       )}
-    </li>
+    </div>
   );
 });

@@ -1,0 +1,131 @@
+// Benchmark: the dashboard's weight and speed in a real browser.
+//   npx tsx bench/web.ts [--runs 5000] [--iterations 5] [--data-dir DIR] [--keep] [--no-build]
+// 1. Builds the dashboard (vite, production) and prints the gzip size of the initial JavaScript
+//    (the scripts index.html loads and preloads) and of all JavaScript.
+// 2. Fills a data folder with N seeded demo runs plus one run of 5,000 steps through the ingest
+//    path (or reuses DIR), starts the server, and in headless Chromium (a fresh browser context
+//    each time, so nothing is cached) measures from navigation start:
+//      - time to first chart: the overview's first chart has drawn its bars;
+//      - big trajectory usable: the 5,000-step run's header, step chart and first step texts
+//        are on screen (the list is scrollable from there).
+//    Prints median and max of the iterations against the targets. Never part of the tests.
+// Targets: initial JS < 300 KB gzip, first chart < 1.5 s, big trajectory usable < 2 s.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { loadConfig } from '../bin/config.js';
+import { generateDemoRuns } from '../ingest/demo/index.js';
+import { repoPath } from '../schemas/paths.js';
+import { startServer } from '../server/index.js';
+import { openServices } from '../server/services.js';
+import { longRunEvents } from '../test/browser/long-run.js';
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5000' },
+    iterations: { type: 'string', default: '5' },
+    'data-dir': { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(args.runs);
+const ITERATIONS = Number(args.iterations);
+const LONG_RUN = 'bench-long-run-5000';
+const TARGETS = { initialKb: 300, firstChartMs: 1500, bigRunMs: 2000 };
+
+// ---- 1. bundle size ----
+if (!args['no-build']) {
+  const { build } = await import('vite');
+  await build({ configFile: repoPath('vite.config.ts'), logLevel: 'warn' });
+}
+const web = repoPath('dist', 'web');
+const html = readFileSync(join(web, 'index.html'), 'utf8');
+const initial = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map((m) => m[1]);
+const gz = (file: string) => gzipSync(readFileSync(join(web, file))).length;
+const initialGzip = initial.reduce((s, f) => s + gz(f), 0);
+const allJs = readdirSync(join(web, 'assets')).filter((f) => f.endsWith('.js'));
+const allGzip = allJs.reduce((s, f) => s + gz(join('assets', f)), 0);
+const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
+console.log(`initial JavaScript (${initial.length} file${initial.length === 1 ? '' : 's'}): ${kb(initialGzip)} gzip  (target < ${TARGETS.initialKb} KB)${initialGzip / 1024 > TARGETS.initialKb ? '  MISSED' : ''}`);
+console.log(`all JavaScript (${allJs.length} files, pages load on demand): ${kb(allGzip)} gzip`);
+
+// ---- 2. data and server ----
+const dir = args['data-dir'] ?? mkdtempSync(join(tmpdir(), 'trajscope-bench-web-'));
+const config = loadConfig({ TRAJSCOPE_DATA_DIR: dir, TRAJSCOPE_PORT: '0', TRAJSCOPE_HOST: '127.0.0.1', TRAJSCOPE_LOG_LEVEL: 'warn', TRAJSCOPE_BATCH_MAX_ROWS: '200000' });
+const services = await openServices(config);
+const [{ n }] = await services.storage.query<{ n: string }>('SELECT uniqExact(run_id) AS n FROM runs');
+if (Number(n) < RUNS + 1) {
+  const t0 = performance.now();
+  const spanMs = 7 * 86_400_000;
+  let batch: unknown[] = [];
+  const send = async (events: unknown[]) => services.ingestor.ingest(events.map((value) => ({ ok: true as const, value })));
+  for (const run of generateDemoRuns({ seed: 11, runs: RUNS, startMs: Date.now() - spanMs, spanMs })) {
+    batch.push(...run);
+    if (batch.length >= 20_000) {
+      await send(batch);
+      batch = [];
+    }
+  }
+  batch.push(...longRunEvents(LONG_RUN, 5000, new Date()));
+  await send(batch);
+  await services.writer.flush();
+  await services.analyzer.drain();
+  console.log(`data: ${RUNS} demo runs and a 5,000-step run ingested and analysed in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+} else {
+  await services.analyzer.drain();
+  console.log(`data: reusing ${dir} (${n} runs)`);
+}
+const server = await startServer(config, services);
+
+// ---- 3. browser timings ----
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+/** Loads `path` in a fresh context and returns ms from navigation start until every selector matches. */
+async function timeTo(path: string, ready: string[]): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // The page records when all of `ready` first match (checked every frame), on its own clock.
+  await page.addInitScript((sels: string[]) => {
+    const w = window as unknown as { __readyAt?: number };
+    const check = () => {
+      if (sels.every((s) => document.querySelector(s))) w.__readyAt = performance.now();
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }, ready);
+  await page.goto(`${server.url}${path}`);
+  await page.waitForFunction(() => (window as unknown as { __readyAt?: number }).__readyAt !== undefined, undefined, { timeout: 30_000 });
+  const ms = await page.evaluate(() => (window as unknown as { __readyAt: number }).__readyAt);
+  await context.close();
+  if (errors.length) throw new Error(`page errors on ${path}: ${errors.join('; ')}`);
+  return ms;
+}
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: s[Math.floor((s.length - 1) / 2)], max: s[s.length - 1] };
+};
+const measures: Array<[string, string, string[], number]> = [
+  ['overview: first chart', '/', ['.chart-card .recharts-bar-rectangle path'], TARGETS.firstChartMs],
+  // Usable: header, step chart and the first steps' texts on screen; the list scrolls from there.
+  ['5,000-step run: usable', `/runs/${LONG_RUN}`, ['.run-header', '.step-chart .recharts-bar-rectangle path', '.step-card .step-part'], TARGETS.bigRunMs],
+];
+console.log(`\n${'measure'.padEnd(26)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)}  target`);
+let missed = initialGzip / 1024 > TARGETS.initialKb ? 1 : 0;
+for (const [name, path, ready, target] of measures) {
+  await timeTo(path, ready); // warm-up (server caches, JIT)
+  const times: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) times.push(await timeTo(path, ready));
+  const { median, max } = stats(times);
+  if (median > target) missed++;
+  console.log(`${name.padEnd(26)} ${median.toFixed(0).padStart(10)} ${max.toFixed(0).padStart(8)}  < ${target}${median > target ? '  MISSED' : ''}`);
+}
+console.log(`\n${missed === 0 ? 'every figure within its target' : `${missed} figure(s) over target`} (medians of ${ITERATIONS}; a shared 2-core machine makes them noisy)`);
+await browser.close();
+await server.close();
+if (!args['data-dir'] && !args.keep) rmSync(dir, { recursive: true, force: true });
+else console.log(`data kept in ${dir}`);
