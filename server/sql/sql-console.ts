@@ -45,6 +45,15 @@ interface ProjectClient {
 /** Project clients kept open at most; the least recently used is closed (after in-flight queries). */
 const MAX_PROJECT_CLIENTS = 32;
 
+/** The lines of EXPLAIN QUERY TREE's answer; anything else (e.g. a FORMAT clause changed its shape) is refused. */
+function treeLines(answer: unknown): string[] {
+  const data = (answer as Partial<CompactJson> | null)?.data;
+  const ok = Array.isArray(data) && data.length > 0 && data.every((r) => Array.isArray(r) && r.length === 1 && typeof r[0] === 'string');
+  const lines = ok ? data.map((r) => r[0] as string) : [];
+  if (!ok || !/^(QUERY|UNION) id: \d+/.test(lines[0]!)) throw new ForbiddenReadError('the query could not be checked against the tables this key may read');
+  return lines;
+}
+
 export class SqlConsole {
   private client: Promise<ClickHouseClient> | null = null;
   private readonly projectClients = new Map<string, Promise<ProjectClient>>();
@@ -141,6 +150,9 @@ export class SqlConsole {
       if (project !== undefined && !/^[(\s]*(SELECT|WITH)\b/i.test(maskLiteralsAndComments(statement))) {
         throw new SqlRejectedError('keys bound to a project may run SELECT and WITH queries only');
       }
+      if (project !== undefined && /\bFORMAT\s+[A-Za-z]\w*\s*$/i.test(maskLiteralsAndComments(statement))) {
+        throw new SqlRejectedError('FORMAT clauses are not allowed here; the console answers in JSON (download CSV from the console page)');
+      }
     } catch (err) {
       if (err instanceof SqlRejectedError) {
         this.record(sql, params, 'rejected', err.message, started, 0, project);
@@ -156,8 +168,7 @@ export class SqlConsole {
         const pc = await this.getProjectClient(project);
         client = pc.client;
         const tree = await client.query({ query: `EXPLAIN QUERY TREE ${statement}`, query_params: params, format: 'JSONCompact' });
-        const lines = ((await tree.json()) as unknown as CompactJson).data.map((r) => String(r[0]));
-        checkQueryTree(lines, pc.allowed);
+        checkQueryTree(treeLines(await tree.json()), pc.allowed);
       }
       const rs = await client.query({ query: statement, query_params: params, format: 'JSONCompact' });
       out = (await rs.json()) as unknown as CompactJson;

@@ -179,6 +179,8 @@ describe('SQL with a read key', () => {
       ["SELECT * FROM cluster('default', 'default', 'runs')", 400, 'sql_rejected', /cluster\(\)/],
       ['SHOW TABLES', 400, 'sql_rejected', /SELECT and WITH queries only/],
       ['EXPLAIN ESTIMATE SELECT * FROM runs', 400, 'sql_rejected', /SELECT and WITH queries only/],
+      ["SELECT * FROM merge(currentDatabase(), '^runs$') FORMAT JSON", 400, 'sql_rejected', /FORMAT clauses are not allowed/],
+      ["SELECT * FROM merge(currentDatabase(), '^runs$') FORMAT TabSeparated -- x", 400, 'sql_rejected', /FORMAT clauses are not allowed/],
     ];
     for (const [q, status, code, message] of cases) {
       const r = await sql(read.key, q);
