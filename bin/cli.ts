@@ -1,4 +1,4 @@
-// The `trajscope` command: serve | migrate | import | demo. Commands load their modules lazily.
+// The `trajscope` command: serve | migrate | import | demo | gate | keys. Commands load their modules lazily.
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.js';
 
@@ -113,6 +113,27 @@ program
       minRuns: parsePositive(o.minRuns, '--min-runs'),
     });
   });
+
+const keys = program.command('keys').description('API keys (scopes ingest, read, admin): create, list, revoke; --url to go through a running server');
+const keysRemote = (c: Command) => c.option('--url <url>', 'a running server (authenticated with --key or TRAJSCOPE_ADMIN_TOKEN)').option('--key <key>', 'admin key for --url');
+keysRemote(keys.command('create').description('create a key; it is printed once'))
+  .requiredOption('--scope <scope>', 'ingest | read | admin')
+  .option('--project <project>', 'the project the key is bound to (ingest and read keys)')
+  .requiredOption('--name <name>', 'what the key is for')
+  .action(async (o: { scope: string; project?: string; name: string; url?: string; key?: string }, cmd: Command) => {
+    await keysAction(cmd, { action: 'create', scope: o.scope, project: o.project, name: o.name }, o);
+  });
+keysRemote(keys.command('list').description('list keys (never the keys themselves)')).action(async (o: { url?: string; key?: string }, cmd: Command) => {
+  await keysAction(cmd, { action: 'list' }, o);
+});
+keysRemote(keys.command('revoke').description('revoke a key by id (effective at once)').argument('<id>')).action(async (id: string, o: { url?: string; key?: string }, cmd: Command) => {
+  await keysAction(cmd, { action: 'revoke', id }, o);
+});
+
+async function keysAction(cmd: Command, a: import('./keys-command.js').KeysAction, remote: { url?: string; key?: string }): Promise<void> {
+  const { runKeys } = await import('./keys-command.js');
+  for (const line of await runKeys(configFrom(cmd), a, remote)) console.log(line);
+}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

@@ -3,6 +3,7 @@
 // scopes enforced, the project of ingested events taken from the key, per-key rate limits with
 // 429 and Retry-After.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKeys } from '../../bin/keys-command.js';
 import { call, createKey, projectRun } from '../helpers/auth-requests.js';
 import { removeDataDir, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -115,6 +116,23 @@ describe('keys', () => {
     expect(r.status).toBe(200);
     const rows = await srv.services.storage.query<{ project: string }>("SELECT DISTINCT project FROM steps WHERE run_id = 'run-from-alpha-key'");
     expect(rows).toEqual([{ project: 'alpha' }]);
+  });
+});
+
+describe('trajscope keys --url', () => {
+  it('creates, lists and revokes keys through a running server with the admin token', async () => {
+    const created = await runKeys(srv.config, { action: 'create', scope: 'read', project: 'delta', name: 'cli key' }, { url: srv.url });
+    expect(created[0]).toMatch(/^created key_[0-9a-f]{16}: read key "cli key" for delta$/);
+    const key = created[1]!.match(/(tsk_\S+)$/)![1]!;
+    expect((await call(srv.url, 'GET', '/api/v1/auth/whoami', key)).body.project).toBe('delta');
+    const id = created[0]!.match(/(key_[0-9a-f]{16})/)![1]!;
+    const list = await runKeys(srv.config, { action: 'list' }, { url: srv.url });
+    expect(list[0]).toMatch(/^id\s+scope\s+project\s+key/);
+    expect(list.some((l) => l.includes(id) && l.includes('active') && !l.includes(key))).toBe(true);
+    expect(await runKeys(srv.config, { action: 'revoke', id }, { url: srv.url })).toEqual([`revoked ${id} (cli key)`]);
+    expect((await call(srv.url, 'GET', '/api/v1/runs', key)).status).toBe(401);
+    await expect(runKeys(srv.config, { action: 'list' }, { url: srv.url, key: 'wrong' })).rejects.toThrow(/^401: this API key is not valid/);
+    await expect(runKeys(srv.config, { action: 'create', scope: 'read', name: 'no project' }, { url: srv.url })).rejects.toThrow(/need --project/);
   });
 });
 
