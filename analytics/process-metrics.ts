@@ -39,13 +39,18 @@ export interface SteppedToolCall extends ToolCallOutcome {
   step: number | null;
 }
 
+/** Self-correction of one run: overall, and the errors and corrections per tool. */
+export interface SelfCorrection extends Rate {
+  by_tool: Record<string, Rate>;
+}
+
 /**
  * Self-correction rate of one run: tool errors followed, within `withinSteps` (3) steps, by an
- * `ok` call of the same tool / all tool errors. "Followed" means a later call in the given
- * order (calls in step order) whose step is at most `withinSteps` after the error's step; a
- * later call in the same step counts.
+ * `ok` call of the same tool / all tool errors, overall and per tool. "Followed" means a later
+ * call in the given order (calls in step order) whose step is at most `withinSteps` after the
+ * error's step; a later call in the same step counts.
  */
-export function selfCorrectionRate(calls: readonly SteppedToolCall[], withinSteps = 3): Rate {
+export function selfCorrectionRate(calls: readonly SteppedToolCall[], withinSteps = 3): SelfCorrection {
   const steps: number[] = [];
   let previous = 0;
   for (const call of calls) {
@@ -54,17 +59,24 @@ export function selfCorrectionRate(calls: readonly SteppedToolCall[], withinStep
   }
   let errors = 0;
   let corrected = 0;
+  const perTool = new Map<string, { corrected: number; errors: number }>();
   calls.forEach((call, i) => {
     if (call.status !== 'error') return;
     errors++;
+    const t = perTool.get(call.tool) ?? { corrected: 0, errors: 0 };
+    perTool.set(call.tool, t);
+    t.errors++;
     for (let j = i + 1; j < calls.length && steps[j] - steps[i] <= withinSteps; j++) {
       if (calls[j].tool === call.tool && calls[j].status === 'ok') {
         corrected++;
+        t.corrected++;
         break;
       }
     }
   });
-  return rate(corrected, errors);
+  const by_tool: Record<string, Rate> = {};
+  for (const [tool, t] of perTool) by_tool[tool] = rate(t.corrected, t.errors);
+  return { ...rate(corrected, errors), by_tool };
 }
 
 /**

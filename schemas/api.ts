@@ -221,7 +221,16 @@ export interface Breakdown {
   by: string;
   rows: Array<{ key: string } & RunMetrics>;
   /** With by=tool: per tool. */
-  tools?: Array<{ tool: string; calls: number; errors: number; success_rate: number | null; runs: number }>;
+  tools?: Array<{
+    tool: string;
+    calls: number;
+    errors: number;
+    success_rate: number | null;
+    /** Errors of this tool followed within 3 steps by an ok call of it (DESIGN.md). */
+    self_corrected: number;
+    self_correction_rate: number | null;
+    runs: number;
+  }>;
 }
 
 export interface FailuresReport {

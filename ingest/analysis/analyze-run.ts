@@ -190,6 +190,7 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     tool_names: [...tools.keys()],
     tool_call_counts: [...tools.values()].map((t) => t.calls),
     tool_error_counts: [...tools.values()].map((t) => t.errors),
+    tool_corrected_counts: [...tools.keys()].map((t) => selfCorrection.by_tool[t]?.numerator ?? 0),
     rl_training_step: nOrNull(r.rl_training_step),
     rl_policy_version: s(r.rl_policy_version),
     rl_group_id: s(r.rl_group_id),

@@ -1,4 +1,5 @@
-// GET /api/v1/metrics/breakdown: the run metrics per value of one dimension, or per tool.
+// GET /api/v1/metrics/breakdown: the run metrics per value of one dimension, or per tool
+// (calls, success and self-correction rates; self-correction counted by the run analysis).
 import type { Breakdown } from '../../schemas/api.js';
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { dimensionSql, METRIC_AGGREGATES, toRunMetrics } from '../metrics/run-aggregates.js';
@@ -24,9 +25,9 @@ async function getToolBreakdown(storage: Storage, f: RunFilters, limit: number):
   const params: QueryParams = { limit };
   const summary = await summarySql(storage, f, params);
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT tool, sum(c) AS calls, sum(e) AS errors, count() AS runs
-     FROM (SELECT tool_names, tool_call_counts, tool_error_counts FROM (${summary}))
-     ARRAY JOIN tool_names AS tool, tool_call_counts AS c, tool_error_counts AS e
+    `SELECT tool, sum(c) AS calls, sum(e) AS errors, sum(tool_corrected_counts[i]) AS corrected, count() AS runs
+     FROM (SELECT tool_names, tool_call_counts, tool_error_counts, tool_corrected_counts FROM (${summary}))
+     ARRAY JOIN tool_names AS tool, tool_call_counts AS c, tool_error_counts AS e, arrayEnumerate(tool_names) AS i
      GROUP BY tool ORDER BY calls DESC, tool LIMIT {limit:UInt32}`,
     params,
   );
@@ -36,7 +37,16 @@ async function getToolBreakdown(storage: Storage, f: RunFilters, limit: number):
     tools: rows.map((r) => {
       const calls = num(r.calls);
       const errors = num(r.errors);
-      return { tool: String(r.tool), calls, errors, success_rate: calls ? 1 - errors / calls : null, runs: num(r.runs) };
+      const corrected = num(r.corrected);
+      return {
+        tool: String(r.tool),
+        calls,
+        errors,
+        success_rate: calls ? 1 - errors / calls : null,
+        self_corrected: corrected,
+        self_correction_rate: errors ? corrected / errors : null,
+        runs: num(r.runs),
+      };
     }),
   };
 }

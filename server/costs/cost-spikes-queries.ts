@@ -33,23 +33,25 @@ export async function getCostSpikes(
 
 async function runSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['runs']> {
   const params: QueryParams = { min_runs: cfg.minCohortRuns, z: cfg.zThreshold };
-  // One pass over the summary: cohort median, then the median and mean of deviations from it.
+  // One pass over the summary: per cohort its median and its costs as arrays, then the median and
+  // mean of deviations from the arrays (a GROUP BY, not window functions: an exact quantile over a
+  // window is finalised again for every row of the partition).
   const rows = await storage.query<Record<string, unknown>>(
     `SELECT project, task_category, model, run_id, cost_usd, n, med, mad, mean_dev FROM
      (
-       SELECT *, quantileExactInclusive(0.5)(dev) OVER w AS mad, avg(dev) OVER w AS mean_dev FROM
+       SELECT project, task_category, model, n, med, costs, ids,
+              arrayMap(x -> abs(x - med), costs) AS devs,
+              arrayReduce('quantileExactInclusive(0.5)', devs) AS mad, arrayAvg(devs) AS mean_dev
+       FROM
        (
-         SELECT *, abs(cost_usd - med) AS dev FROM
-         (
-           SELECT project, task_category, model, run_id, cost_usd,
-                  quantileExactInclusive(0.5)(cost_usd) OVER w AS med, count() OVER w AS n
-           FROM (${runSummarySql(f, params, stale)})
-           WINDOW w AS (PARTITION BY project, task_category, model)
-         )
-         WHERE n >= {min_runs:UInt32}
+         SELECT project, task_category, model, count() AS n, quantileExactInclusive(0.5)(cost_usd) AS med,
+                groupArray(cost_usd) AS costs, groupArray(run_id) AS ids
+         FROM (${runSummarySql(f, params, stale)})
+         GROUP BY project, task_category, model
+         HAVING n >= {min_runs:UInt32}
        )
-       WINDOW w AS (PARTITION BY project, task_category, model)
      )
+     ARRAY JOIN costs AS cost_usd, ids AS run_id
      WHERE cost_usd > med AND if(mad > 0, 0.6745 * (cost_usd - med) / mad,
                                  if(mean_dev > 0, (cost_usd - med) / (1.253314 * mean_dev), inf)) > {z:Float64} * 0.999`,
     params,
@@ -77,29 +79,47 @@ async function runSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | nul
 
 async function stepSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['steps']> {
   // Each cohort's p99 of step input tokens, from the runs' rollups (one row per run, no step scan),
-  // then the steps above p99 × factor. Steps are identified by their position in step order.
+  // then the steps above p99 × factor: a GROUP BY for the cohorts (small), then one pass that
+  // keeps only runs whose largest step passes their cohort's threshold. Steps are identified by
+  // their position in step order.
   const params: QueryParams = { min_steps: cfg.minCohortSteps, factor: cfg.contextFactor, limit };
+  const cohorts = await storage.query<{ project: string; task_category: string; model: string; p99: number }>(
+    `SELECT project, task_category, model, quantileExactInclusiveArray(0.99)(step_input_tokens) AS p99,
+            sum(length(step_input_tokens)) AS n
+     FROM (${runSummarySql(f, params, stale)})
+     GROUP BY project, task_category, model
+     HAVING n >= {min_steps:UInt32} AND p99 > 0`,
+    params,
+  );
+  if (cohorts.length === 0) return [];
+  const p2: QueryParams = {
+    factor: cfg.contextFactor,
+    limit,
+    c_keys: cohorts.map((c) => [c.project, c.task_category, c.model].join('\u0000')),
+    c_p99: cohorts.map((c) => Number(c.p99)),
+  };
+  const cohortKey = "concat(project, '\\0', task_category, '\\0', model)";
   const rows = await storage.query<Record<string, unknown>>(
     `SELECT project, run_id, task_category, model, tokens, position, p99 FROM
      (
        SELECT project, run_id, task_category, model, step_input_tokens,
-              quantileExactInclusiveArray(0.99)(step_input_tokens) OVER w AS p99, sum(length(step_input_tokens)) OVER w AS n
-       FROM (SELECT project, run_id, task_category, model, step_input_tokens FROM (${runSummarySql(f, params, stale)}))
-       WINDOW w AS (PARTITION BY project, task_category, model)
+              transform(${cohortKey}, {c_keys:Array(String)}, {c_p99:Array(Float64)}, 0.) AS p99
+       FROM (${runSummarySql(f, p2, stale)})
+       WHERE p99 > 0 AND max_input_tokens > p99 * {factor:Float64}
      )
      ARRAY JOIN step_input_tokens AS tokens, arrayEnumerate(step_input_tokens) AS position
-     WHERE n >= {min_steps:UInt32} AND p99 > 0 AND tokens > p99 * {factor:Float64}
+     WHERE tokens > p99 * {factor:Float64}
      ORDER BY tokens / p99 DESC, run_id
      LIMIT {limit:UInt32}`,
-    params,
+    p2,
   );
   if (rows.length === 0) return [];
   // Step indices of the blown-up positions (the rollup keeps tokens in step order).
-  const p2: QueryParams = { ids: [...new Set(rows.map((r) => String(r.run_id)))] };
+  const p3: QueryParams = { ids: [...new Set(rows.map((r) => String(r.run_id)))] };
   const steps = await storage.query<{ project: string; run_id: string; steps: number[] }>(
     `SELECT project, run_id, arraySort(groupArray(step)) AS steps FROM steps FINAL
      WHERE run_id IN {ids:Array(String)} GROUP BY project, run_id`,
-    p2,
+    p3,
   );
   const index = new Map(steps.map((s) => [`${s.project}\u0000${s.run_id}`, s.steps.map(Number)]));
   return rows.map((r) => {

@@ -11,7 +11,7 @@ export const ANALYSIS_COLUMNS = [
 ] as const;
 
 /** Step- and tool-level rollups of a run (arrays): read only by the queries that need them. */
-export const ROLLUP_ARRAYS = ['step_input_tokens', 'tool_names', 'tool_call_counts', 'tool_error_counts'] as const;
+export const ROLLUP_ARRAYS = ['step_input_tokens', 'tool_names', 'tool_call_counts', 'tool_error_counts', 'tool_corrected_counts'] as const;
 
 /** RL fields of run_start and the rollups the RL views read (0007). */
 export const RL_COLUMNS = [
@@ -255,6 +255,8 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
       tt.tool_names AS tool_names,
       tt.tool_call_counts AS tool_call_counts,
       tt.tool_error_counts AS tool_error_counts,
+      -- Self-correction needs the call sequence: only the run analysis counts it per tool.
+      CAST([] AS Array(UInt32)) AS tool_corrected_counts,
       r.rl_training_step AS rl_training_step,
       r.rl_policy_version AS rl_policy_version,
       r.rl_group_id AS rl_group_id,

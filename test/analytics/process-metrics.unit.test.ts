@@ -23,7 +23,7 @@ describe('self-correction rate', () => {
         { step: 1, tool: 'bash', status: 'error' },
         { step: 4, tool: 'bash', status: 'ok' }, // exactly 3 steps later
       ]),
-    ).toEqual({ numerator: 1, denominator: 1, rate: 1 });
+    ).toMatchObject({ numerator: 1, denominator: 1, rate: 1 });
   });
 
   it('does not count a fix 4 steps later, by another tool, or an earlier success', () => {
@@ -44,7 +44,25 @@ describe('self-correction rate', () => {
       { step: 2, tool: 'bash', status: 'ok' },
       { step: 3, tool: 'read', status: 'error' },
     ]);
-    expect(r).toEqual({ numerator: 2, denominator: 3, rate: 2 / 3 });
+    expect(r).toMatchObject({ numerator: 2, denominator: 3, rate: 2 / 3 });
+    expect(r.by_tool).toEqual({
+      bash: { numerator: 2, denominator: 2, rate: 1 },
+      read: { numerator: 0, denominator: 1, rate: 0 },
+    });
+  });
+
+  it('per tool: a fix by another tool corrects nothing, tools without errors are absent', () => {
+    const r = selfCorrectionRate([
+      { step: 1, tool: 'edit', status: 'error' },
+      { step: 2, tool: 'bash', status: 'error' },
+      { step: 2, tool: 'edit', status: 'ok' },
+      { step: 9, tool: 'bash', status: 'ok' },
+      { step: 9, tool: 'read', status: 'ok' },
+    ]);
+    expect(r.by_tool).toEqual({
+      edit: { numerator: 1, denominator: 1, rate: 1 },
+      bash: { numerator: 0, denominator: 1, rate: 0 },
+    });
   });
 
   it('places calls without a step in the step of the call before', () => {

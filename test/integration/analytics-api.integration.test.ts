@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findContextBlowups, findHourlySpendSpikes, findRunCostSpikes } from '../../analytics/cost-spikes.js';
 import { detectLoops } from '../../analytics/loops/index.js';
+import { selfCorrectionRate } from '../../analytics/process-metrics.js';
 import { signSteps } from '../../analytics/signed-step.js';
 import { loadConfig } from '../../bin/config.js';
 import type { StepEvent } from '../../schemas/normalize-event.js';
@@ -82,6 +83,24 @@ describe('analytics API over demo runs', () => {
     const tools = await api('/api/v1/metrics/breakdown?project=demo&by=tool');
     const calls = demo.flatMap((r) => r.direct.calls);
     expect(Object.fromEntries(tools.tools.map((t: any) => [t.tool, t.calls]))).toEqual(countBy(calls, (c) => c.tool));
+    // Per-tool self-correction: the analytics function over each run's calls in step order, summed.
+    const corrected: Record<string, { errors: number; corrected: number }> = {};
+    for (const r of demo) {
+      const ordered = [...new Map(r.direct.calls.map((c) => [c.call_id, c])).values()].sort(
+        (a, b) => (a.step ?? Number.MAX_SAFE_INTEGER) - (b.step ?? Number.MAX_SAFE_INTEGER) || a.ts - b.ts,
+      );
+      for (const [tool, rate] of Object.entries(selfCorrectionRate(ordered).by_tool)) {
+        const t = (corrected[tool] ??= { errors: 0, corrected: 0 });
+        t.errors += rate.denominator;
+        t.corrected += rate.numerator;
+      }
+    }
+    expect(Object.values(corrected).some((t) => t.corrected > 0)).toBe(true);
+    for (const t of tools.tools) {
+      const want = corrected[t.tool] ?? { errors: 0, corrected: 0 };
+      expect([t.tool, t.errors, t.self_corrected]).toEqual([t.tool, want.errors, want.corrected]);
+      expect(t.self_correction_rate).toBe(want.errors ? want.corrected / want.errors : null);
+    }
     expect((await getJson(srv.url, '/api/v1/metrics/breakdown?by=nonsense')).status).toBe(400);
   });
 
