@@ -18,6 +18,8 @@ export interface TrajscopeOptions {
   apiKey?: string;
   /** gzip HTTP request bodies (default false). */
   gzip?: boolean;
+  /** When the server answers: 'stored' or 'buffered' (see HttpTransportOptions.ack). Default: the server's. */
+  ack?: 'stored' | 'buffered';
   /** Send straight to the Kafka topic instead of HTTP (needs the kafkajs package). */
   kafka?: KafkaTransportOptions;
   /** Any other transport (overrides url and kafka). */
@@ -99,7 +101,7 @@ export class TrajscopeClient implements RunSink {
       o.transport ??
       (o.kafka
         ? new KafkaTransport(o.kafka)
-        : new HttpTransport({ url: o.url ?? 'http://127.0.0.1:7300', apiKey: o.apiKey, gzip: o.gzip, timeoutMs: o.requestTimeoutMs }));
+        : new HttpTransport({ url: o.url ?? 'http://127.0.0.1:7300', apiKey: o.apiKey, gzip: o.gzip, ack: o.ack, timeoutMs: o.requestTimeoutMs }));
     this.batchSize = Math.max(1, o.batchSize ?? 500);
     this.maxQueueSize = Math.max(1, o.maxQueueSize ?? 10_000);
     this.maxRetries = o.maxRetries ?? Infinity;

@@ -12,6 +12,12 @@ export interface HttpTransportOptions {
   apiKey?: string;
   /** Compress request bodies with gzip (default false: cheaper on loopback, worth it across networks). */
   gzip?: boolean;
+  /**
+   * When the server answers: 'stored' (the events are in storage) or 'buffered' (validated and
+   * buffered, stored within the server's batch age; faster, but a server crash loses them).
+   * Default: the server's setting (TRAJSCOPE_INGEST_ACK, itself 'stored' by default).
+   */
+  ack?: 'stored' | 'buffered';
   /** Give up on one request after this long and retry it (default 60 s; the server waits up to 30 s for storage). */
   timeoutMs?: number;
   headers?: Record<string, string>;
@@ -23,7 +29,9 @@ export class HttpTransport implements Transport {
   private readonly endpoint: string;
 
   constructor(private readonly o: HttpTransportOptions) {
-    this.endpoint = new URL('/v1/events', o.url).toString();
+    const url = new URL('/v1/events', o.url);
+    if (o.ack) url.searchParams.set('ack', o.ack);
+    this.endpoint = url.toString();
   }
 
   async send(events: readonly TrajscopeEvent[], signal: AbortSignal): Promise<DeliveryResult> {

@@ -112,6 +112,20 @@ describe('TypeScript SDK over HTTP', () => {
     await ts.shutdown();
   });
 
+  it("asks for the server's buffered acknowledgement with ack: 'buffered' (stored within the batch age)", async () => {
+    const ts = client({ project: 'sdk-ts-buffered', ack: 'buffered' });
+    await agentRun(ts, 'buf-1', 5);
+    expect(await ts.flush(30_000)).toBe(true);
+    expect(ts.stats()).toMatchObject({ sent: 12, rejected: 0, failed: 0 });
+    let runs = await listRuns(srv.url, 'sdk-ts-buffered');
+    for (let i = 0; i < 200 && !(runs.length === 1 && runs[0]!.steps === 5 && runs[0]!.status === 'success'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      runs = await listRuns(srv.url, 'sdk-ts-buffered');
+    }
+    expect(runs).toEqual([expect.objectContaining({ run_id: 'buf-1', steps: 5, tool_calls: 5, status: 'success' })]);
+    await ts.shutdown();
+  });
+
   it('waits out a saturated server (503 with Retry-After) and loses nothing', async () => {
     gate = new Promise<void>((r) => (release = r));
     stall = true;

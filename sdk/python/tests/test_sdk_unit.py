@@ -254,3 +254,8 @@ def test_a_tool_call_without_a_tool_is_reported_not_raised():
     run.step(no_such_field=1)  # a wrong keyword: reported, not raised
     c.shutdown()
     assert [e["type"] for e in t.events] == ["run_start"] and kinds == ["invalid", "invalid"]
+
+
+def test_http_transport_endpoint_and_ack():
+    assert trajscope.HttpTransport("http://127.0.0.1:7300").endpoint == "http://127.0.0.1:7300/v1/events"
+    assert trajscope.HttpTransport("http://h:1/", ack="buffered").endpoint == "http://h:1/v1/events?ack=buffered"

@@ -37,6 +37,8 @@ class Client:
 
     url: the server (default http://127.0.0.1:7300); events go to its POST /v1/events.
     project: project of every event (default: the server's, or the API key's).
+    ack: when the server answers, "stored" or "buffered" (faster: validated and buffered, stored
+    within the server's batch age; a server crash loses them); default: the server's setting.
     batch_size: most events per request; flush_interval: seconds between sends at the latest.
     max_queue_size: most events held (queued or being sent); beyond it new events are dropped.
     initial_backoff / max_backoff: seconds; the wait before a retry doubles from initial up to
@@ -53,6 +55,7 @@ class Client:
         project: Optional[str] = None,
         api_key: Optional[str] = None,
         gzip: bool = False,
+        ack: Optional[str] = None,
         transport: Optional[Transport] = None,
         batch_size: int = 500,
         flush_interval: float = 1.0,
@@ -66,7 +69,7 @@ class Client:
         on_error: Optional[Callable[[TrajscopeError], None]] = None,
     ) -> None:
         self.project = project
-        self._transport = transport or HttpTransport(url, api_key=api_key, gzip_body=gzip, timeout=request_timeout)
+        self._transport = transport or HttpTransport(url, api_key=api_key, gzip_body=gzip, timeout=request_timeout, ack=ack)
         self._batch_size = max(1, int(batch_size))
         self._flush_interval = max(0.001, float(flush_interval))
         self._max_queue_size = max(1, int(max_queue_size))

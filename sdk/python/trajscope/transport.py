@@ -61,8 +61,11 @@ class HttpTransport(Transport):
         gzip_body: bool = False,
         timeout: float = 60.0,
         headers: Optional[Mapping[str, str]] = None,
+        ack: Optional[str] = None,
     ) -> None:
-        self.endpoint = urllib.parse.urljoin(url, "/v1/events")
+        # ack: when the server answers, "stored" or "buffered" (faster; a server crash loses
+        # what it buffered); default: the server's setting.
+        self.endpoint = urllib.parse.urljoin(url, "/v1/events") + ("?ack=" + ack if ack else "")
         self.api_key = api_key
         self.gzip_body = gzip_body
         self.timeout = timeout
