@@ -32,7 +32,7 @@ export function CompletionChart({ report, aLabel, bLabel }: { report: CompareRep
             {rows.map((r) => (
               <Cell key={r.label} fill={r.color} />
             ))}
-            <ErrorBar dataKey="err" width={8} strokeWidth={1.5} stroke="var(--c-text)" direction="x" />
+            <ErrorBar dataKey="err" width={8} strokeWidth={1.5} stroke="var(--c-text)" direction="x" isAnimationActive={false} />
           </Bar>
         </BarChart>
       </ResponsiveContainer>

@@ -77,7 +77,7 @@ export function CompareTable({ rows, aLabel, bLabel }: { rows: CompareRow[]; aLa
             <td className={`num ${VERDICT_CLASS[r.verdict]}`}>{r.relative === null ? '—' : `${r.relative > 0 ? '+' : ''}${formatPercent(r.relative, 0)}`}</td>
             <td>
               {r.significant === null ? (
-                <span className="muted small">no test (needs per-run spread)</span>
+                <span className="muted small">{r.better === 'neither' ? '' : 'no test for averages'}</span>
               ) : (
                 <span className={r.significant ? 'sig sig-yes' : 'sig'} title="two-sided two-proportion z test">
                   {r.significant ? 'significant' : 'not significant'} · {formatP(r.p_value)}

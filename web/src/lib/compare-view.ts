@@ -46,7 +46,7 @@ export function cohortsToSearch(c: Cohorts, base: URLSearchParams): URLSearchPar
 /** Significance level of the tests. */
 export const ALPHA = 0.05;
 
-type Better = 'higher' | 'lower' | 'neither';
+export type Better = 'higher' | 'lower' | 'neither';
 type Format = 'int' | 'percent' | 'usd' | 'number' | 'duration' | 'tokens';
 
 interface MetricDef {
@@ -111,6 +111,8 @@ export interface CompareRow {
   label: string;
   format: Format;
   hint?: string;
+  /** Which direction is an improvement ('neither' for sizes such as runs or total cost). */
+  better: Better;
   a: number | null;
   b: number | null;
   /** b − a. */
@@ -161,6 +163,7 @@ export function compareRows(report: CompareReport): CompareRow[] {
       label: def.label,
       format: def.format,
       hint: def.hint,
+      better: def.better,
       a,
       b,
       delta,

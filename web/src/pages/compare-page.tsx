@@ -33,14 +33,17 @@ export function ComparePage() {
   const values = opts.state.data ? (opts.state.data[OPTION_LISTS[cohorts.by]] as string[]) : [];
 
   const setCohorts = (c: Cohorts) => setParams((prev) => cohortsToSearch(c, prev));
-  // Arriving without cohorts: the first two values of the dimension, so the page shows something.
+  // Arriving without cohorts: the two values with most runs, so the page answers at once.
+  const missing = !cohorts.a || !cohorts.b;
+  const sizes = useApi(missing ? `breakdown:${cohorts.by}${key}` : null, (signal) => api.breakdown(filters, now, cohorts.by, { signal }));
+  const biggest = sizes.state.data?.rows.map((r) => r.key) ?? [];
   useEffect(() => {
-    if ((!cohorts.a || !cohorts.b) && values.length >= 2) {
-      setParams((prev) => cohortsToSearch({ ...cohorts, a: cohorts.a || (values[0] === cohorts.b ? values[1] : values[0]), b: cohorts.b || (values[1] === cohorts.a ? values[0] : values[1]) }, prev), {
-        replace: true,
-      });
-    }
-  }, [cohorts, values, setParams]);
+    if (!missing || biggest.length < 2) return;
+    const [first, second] = biggest.filter((v) => v !== cohorts.a && v !== cohorts.b);
+    const a = cohorts.a || first;
+    const b = cohorts.b || (cohorts.a ? first : second);
+    if (a && b) setParams((prev) => cohortsToSearch({ ...cohorts, a, b }, prev), { replace: true });
+  }, [missing, biggest.join('\u0000'), cohorts, setParams]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const ready = Boolean(cohorts.a && cohorts.b);
   const cmp = useApi(ready ? `compare:${cohorts.by}:${cohorts.a}:${cohorts.b}${key}` : null, (signal) =>
@@ -80,7 +83,7 @@ export function ComparePage() {
       {opts.state.status === 'error' ? (
         <ErrorState error={opts.state.error} onRetry={opts.reload} />
       ) : !ready ? (
-        opts.state.data && values.length < 2 ? (
+        opts.state.data && values.length < 2 && (sizes.state.status !== 'loading' || biggest.length < 2) ? (
           <Empty title={`Fewer than two values of ${COHORT_LABELS[cohorts.by].toLowerCase()} in this project`}>Pick another dimension to compare by.</Empty>
         ) : (
           <Loading label="Loading cohorts…" />
