@@ -141,3 +141,27 @@ def test_server_down_then_up_loses_nothing_within_the_queue_bound(tmp_dir):
         assert (over["run_id"], over["steps"], over["tool_calls"], over["status"]) == ("over-1", 50, 49, "running")
     finally:
         srv.stop()
+
+
+def _forked_worker(client, i):
+    agent_run(client, "fork-%d" % i, 5)
+    if not client.flush(60):
+        raise SystemExit(1)
+
+
+def test_forked_workers_send_with_the_inherited_client(server):
+    import multiprocessing
+
+    client = Client(server.url, project="py-fork", flush_interval=0.02, flush_at_exit=False)
+    agent_run(client, "parent", 5)
+    workers = [multiprocessing.get_context("fork").Process(target=_forked_worker, args=(client, i)) for i in range(3)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(120)
+    assert [w.exitcode for w in workers] == [0, 0, 0]
+    assert client.flush(60)
+    assert client.shutdown()["sent"] == 12  # the parent's own events, sent once
+    runs = {r["run_id"]: r for r in list_runs(server.url, "py-fork")}
+    assert sorted(runs) == ["fork-0", "fork-1", "fork-2", "parent"]
+    assert all((r["steps"], r["tool_calls"], r["status"]) == (5, 5, "success") for r in runs.values())

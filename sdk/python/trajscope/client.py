@@ -9,9 +9,11 @@ import atexit
 import collections
 import itertools
 import logging
+import os
 import threading
 import time
 import uuid
+import weakref
 from typing import Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence
 
 from . import events as ev
@@ -90,6 +92,10 @@ class Client:
         self._abort = threading.Event()  # stop retrying (shutdown timed out)
         self._thread = threading.Thread(target=self._run_sender, name="trajscope-sender", daemon=True)
         self._thread.start()
+        if hasattr(os, "register_at_fork"):
+            # A forked child (multiprocessing rollout workers) has no sender thread: give it one.
+            ref = weakref.ref(self)
+            os.register_at_fork(after_in_child=lambda: _restart_in_child(ref))
         self._atexit = flush_at_exit
         if flush_at_exit:
             atexit.register(self._at_exit)
@@ -264,6 +270,18 @@ class Client:
         except Exception:
             pass  # an on_error that raises must not reach the agent either
 
+    def _after_fork(self) -> None:
+        """In a forked child: fresh lock and sender; the parent's queued events stay the parent's."""
+        self._cond = threading.Condition()
+        self._queue.clear()
+        self._in_flight = 0
+        self._settled = self._taken
+        self._flush_upto = self._taken
+        self._abort = threading.Event()
+        if not self._closed:
+            self._thread = threading.Thread(target=self._run_sender, name="trajscope-sender", daemon=True)
+            self._thread.start()
+
     def _at_exit(self) -> None:
         try:
             self.shutdown(self._exit_timeout)
@@ -393,6 +411,12 @@ class Run:
                     self._requested.popitem(last=False)
                 self._requested[c.call_id] = (c.tool, c.arguments, index)
         return index
+
+
+def _restart_in_child(ref: "weakref.ReferenceType[Client]") -> None:
+    client = ref()
+    if client is not None:
+        client._after_fork()
 
 
 def _warn_once_per_kind() -> Callable[[TrajscopeError], None]:
