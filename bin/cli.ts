@@ -33,11 +33,13 @@ program
   .description('API, dashboard and in-process ingest on embedded storage (or the configured servers)')
   .option('--demo [runs]', 'when the data folder holds no runs, backfill this many demo runs first (default 1000)')
   .option('--demo-live', 'keep streaming live demo traffic while serving')
+  .option('--demo-rl [steps]', 'RL demo: rollouts of this many training steps (default 12) in project rl-demo')
   .option('--no-ingest', 'with KAFKA_BROKERS: do not run a consumer of the topic in this process')
-  .action(async (o: { demo?: string | boolean; demoLive?: boolean; ingest?: boolean }, cmd: Command) => {
+  .action(async (o: { demo?: string | boolean; demoLive?: boolean; demoRl?: string | boolean; ingest?: boolean }, cmd: Command) => {
     const demoRuns = o.demo === undefined || o.demo === false ? 0 : o.demo === true ? 1000 : parsePositive(o.demo, '--demo');
     const { runServe } = await import('./serve-command.js');
-    await runServe(configFrom(cmd), { demoRuns, demoLive: !!o.demoLive, ingest: o.ingest !== false });
+    const demoRlSteps = o.demoRl === undefined || o.demoRl === false ? 0 : o.demoRl === true ? 12 : parsePositive(o.demoRl, '--demo-rl');
+    await runServe(configFrom(cmd), { demoRuns, demoLive: !!o.demoLive, demoRlSteps, ingest: o.ingest !== false });
   });
 
 program

@@ -8,6 +8,8 @@ export interface ServeOptions {
   /** Backfill this many demo runs when the data holds no runs (0: none). */
   demoRuns: number;
   demoLive: boolean;
+  /** RL demo: backfill rollouts of this many training steps into project rl-demo (0: none). */
+  demoRlSteps?: number;
   /** With KAFKA_BROKERS: also run a consumer of the topic in this process (default true). */
   ingest?: boolean;
 }
@@ -42,6 +44,12 @@ export async function runServe(config: Config, o: ServeOptions): Promise<void> {
         .then(({ events }) => log.info(`demo backfill done: ${events} events in ${((Date.now() - t0) / 1000).toFixed(1)} s`))
         .catch((err) => log.error('demo backfill failed', err));
     } else log.info(`the data folder already holds ${n} runs; no demo backfill`);
+  }
+  if (o.demoRlSteps) {
+    const { backfillRl } = await import('./demo-rl.js');
+    void backfillRl(sink, storage, { steps: o.demoRlSteps, seed: 42 })
+      .then((events) => log.info(events ? `RL demo: ${events} events of ${o.demoRlSteps} training steps in project rl-demo` : 'RL demo: project rl-demo already holds runs'))
+      .catch((err) => log.error('RL demo backfill failed', err));
   }
   if (demo && o.demoLive) {
     void demo.streamLive(sink, { seed: Date.now() % 100_000, rate: 50 }, stop.signal).catch((err) => log.error('live demo stopped', err));

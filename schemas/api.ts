@@ -431,7 +431,8 @@ export interface RlStaleness {
   trainer_step: number;
   policy_version: string;
   reported_at: string;
-  /** The latest rollouts looked at (by start time, at most 1,000). */
+  /** The latest training step among the rollouts, whose rollouts are looked at. */
+  training_step: number | null;
   rollouts: number;
   /** trainer_step − the rollout policy's step (trailing integer of policy_version, else training_step). */
   lag_p50: number | null;

@@ -7,17 +7,20 @@ import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { chooseBucketSeconds } from '../metrics/overview-queries.js';
 import { isoTime, num, numOrNull } from '../runs/row-conversions.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { findStaleRuns, runSummarySql } from '../runs/run-summary-sql.js';
+import { ANALYSED_ONLY } from './rl-rollouts-sql.js';
+import { runSummarySql } from '../runs/run-summary-sql.js';
 
 const MAX_ENVIRONMENTS = 50;
 const TREND_POINTS = 60;
+/** Trend x of runs without a training step when the trend is by training step (left out of it). */
+const NO_STEP = 'none';
 
 const METRICS = `count() AS runs, countIf(status != 'running') AS ended,
   countIf(failure_mode = 'environment_error') AS env_errors, sum(length(tool_ms)) AS tool_calls,
   quantilesTDigestArray(0.5, 0.95)(tool_ms) AS tool_q, sum(tool_ms_sum) AS tool_sum, sum(latency_ms_sum) AS model_sum`;
 
 export async function getEnvironments(storage: Storage, f: RunFilters): Promise<Environments> {
-  const stale = await findStaleRuns(storage, f);
+  const stale = ANALYSED_ONLY;
   // The span picks the trend's bucket; read from the analyses alone (cheap), filters aside.
   const spanParams: QueryParams = { projects: f.project };
   const [span] = await storage.query<Record<string, unknown>>(
@@ -31,28 +34,29 @@ export async function getEnvironments(storage: Storage, f: RunFilters): Promise<
   let x: string;
   if (rl) {
     bucket = Math.max(1, Math.ceil((num(span.hi_step) - num(span.lo_step) + 1) / TREND_POINTS));
-    x = 'toString(intDiv(assumeNotNull(rl_training_step), {bucket:UInt32}) * {bucket:UInt32})';
+    x = `if(rl_training_step IS NULL, '${NO_STEP}', toString(intDiv(assumeNotNull(rl_training_step), {bucket:UInt32}) * {bucket:UInt32}))`;
   } else {
     const lo = f.from ?? num(span?.lo_t);
     const hi = f.to ?? num(span?.hi_t) + 1;
     bucket = chooseBucketSeconds(hi - lo, TREND_POINTS);
     x = 'toString(toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})))';
   }
-  const params: QueryParams = { bucket, max_env: MAX_ENVIRONMENTS };
-  const summary = runSummarySql(f, params, stale);
-  const [totals, trend] = await Promise.all([
-    storage.query<Record<string, unknown>>(
-      `SELECT environment, ${METRICS} FROM (${summary}) WHERE environment != ''
-       GROUP BY environment ORDER BY runs DESC, environment LIMIT {max_env:UInt32}`,
-      params,
-    ),
-    storage.query<Record<string, unknown>>(
-      `SELECT environment, ${x} AS x, ${METRICS} FROM (${summary})
-       WHERE environment != '' ${rl ? 'AND rl_training_step IS NOT NULL' : ''}
-       GROUP BY environment, x`,
-      params,
-    ),
-  ]);
+  const params: QueryParams = { bucket };
+  // One pass: per (environment, x) for the trend and per environment for the totals.
+  const rows = await storage.query<Record<string, unknown>>(
+    `SELECT environment, ${x} AS x, grouping(x) AS total, ${METRICS}
+     FROM (${runSummarySql(f, params, stale)})
+     WHERE environment != ''
+     GROUP BY GROUPING SETS ((environment, x), (environment))`,
+    params,
+  );
+  const totals = rows
+    .filter((r) => Number(r.total) === 1)
+    .sort((a, b) => num(b.runs) - num(a.runs) || String(a.environment).localeCompare(String(b.environment)))
+    .slice(0, MAX_ENVIRONMENTS);
+  const trend = rl
+    ? rows.filter((r) => Number(r.total) === 0 && r.x !== NO_STEP)
+    : rows.filter((r) => Number(r.total) === 0);
   const byEnv = new Map<string, EnvironmentTrendPoint[]>();
   for (const r of trend) {
     const m = metricsOf(r);

@@ -1,4 +1,13 @@
 // Shared SQL pieces of the RL views. Pure.
+import type { StaleRuns } from '../runs/run-summary-sql.js';
+
+/**
+ * The RL views read the run analyses alone (runSummarySql with no stale runs listed): a rollout
+ * counts once the analyzer has seen it (seconds after its events), and the per-request stale-run
+ * check and raw fallback, which cost more than the aggregation itself at 500,000 rollouts, are
+ * skipped.
+ */
+export const ANALYSED_ONLY: StaleRuns = Object.freeze({ projects: [], runIds: [] }) as StaleRuns;
 
 /**
  * The reward a rollout is judged by: its `reward` when sent, else 1 for success and 0 for any

@@ -7,8 +7,8 @@ import type { RlFlakyCase, RlTaskRow, RlTasks, RlTaskVerdict } from '../../schem
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { num, numOrNull } from '../runs/row-conversions.js';
 import type { RunFilters } from '../runs/run-filters.js';
-import { findStaleRuns, runSummarySql } from '../runs/run-summary-sql.js';
-import { REWARD_EPSILON } from './rl-rollouts-sql.js';
+import { runSummarySql } from '../runs/run-summary-sql.js';
+import { ANALYSED_ONLY, REWARD_EPSILON } from './rl-rollouts-sql.js';
 
 export interface TaskQuery {
   ks: number[];
@@ -18,35 +18,18 @@ export interface TaskQuery {
   verdict?: RlTaskVerdict;
 }
 
-const VERDICT_SQL: Record<RlTaskVerdict, string> = {
-  never_solved: 'attempts >= {min_attempts:UInt32} AND solved = 0',
-  always_solved: 'attempts >= {min_attempts:UInt32} AND solved = attempts',
-  learning: 'attempts >= {min_attempts:UInt32} AND solved > 0 AND solved < attempts',
-  too_few_attempts: 'attempts < {min_attempts:UInt32}',
-};
 
 export async function getRlTasks(storage: Storage, f: RunFilters, q: TaskQuery): Promise<RlTasks> {
-  const stale = await findStaleRuns(storage, f);
-  const params: QueryParams = { min_attempts: q.minAttempts, limit: q.limit, eps: REWARD_EPSILON };
+  const stale = ANALYSED_ONLY;
+  const params: QueryParams = { eps: REWARD_EPSILON };
   const ended = `FROM (${runSummarySql(f, params, stale)}) WHERE task_id != '' AND status != 'running'`;
-  const perTask = `SELECT task_id, count() AS attempts, toUInt64(countIf(status = 'success')) AS solved ${ended} GROUP BY task_id`;
-  const [dist, rows, flaky] = await Promise.all([
-    // (attempts, solved) → tasks: enough for every mean and verdict count, whatever the task count.
+  const [perTask, flaky] = await Promise.all([
+    // Every task's counts (the means and verdict counts need them all); examples are bounded.
     storage.query<Record<string, unknown>>(
-      `SELECT attempts, solved, count() AS tasks FROM (${perTask}) GROUP BY attempts, solved`,
-      params,
-    ),
-    storage.query<Record<string, unknown>>(
-      `SELECT * FROM
-       (
-         SELECT task_id, any(task_category) AS task_category, any(environment) AS environment, count() AS attempts,
-                toUInt64(countIf(status = 'success')) AS solved, avg(reward) AS reward_mean,
-                groupArray(5)(run_id) AS example_runs
-         ${ended}
-         GROUP BY task_id
-       )
-       ${q.verdict ? `WHERE ${VERDICT_SQL[q.verdict]}` : ''}
-       ORDER BY attempts DESC, task_id LIMIT {limit:UInt32}`,
+      `SELECT task_id, any(task_category) AS task_category, any(environment) AS environment, count() AS attempts,
+              toUInt64(countIf(status = 'success')) AS solved, avg(reward) AS reward_mean, groupArray(5)(run_id) AS example_runs
+       ${ended}
+       GROUP BY task_id`,
       params,
     ),
     storage.query<Record<string, unknown>>(
@@ -59,7 +42,18 @@ export async function getRlTasks(storage: Storage, f: RunFilters, q: TaskQuery):
       params,
     ),
   ]);
-  const tasks = dist.map((d) => ({ n: num(d.attempts), c: num(d.solved), weight: num(d.tasks) }));
+  const dist = new Map<string, { n: number; c: number; weight: number }>();
+  for (const r of perTask) {
+    const k = `${String(r.attempts)}/${String(r.solved)}`;
+    const d = dist.get(k);
+    if (d) d.weight++;
+    else dist.set(k, { n: num(r.attempts), c: num(r.solved), weight: 1 });
+  }
+  const listed = perTask
+    .filter((r) => !q.verdict || taskVerdict(num(r.attempts), num(r.solved), q.minAttempts) === q.verdict)
+    .sort((a, b) => num(b.attempts) - num(a.attempts) || String(a.task_id).localeCompare(String(b.task_id)))
+    .slice(0, q.limit);
+  const tasks = [...dist.values()];
   const perK = (fn: typeof passAtK) => Object.fromEntries(q.ks.map((k) => [String(k), meanOver(tasks, k, fn)]));
   const count = (v: RlTaskVerdict) =>
     tasks.reduce((a, t) => a + (taskVerdict(t.n, t.c, q.minAttempts) === v ? t.weight : 0), 0);
@@ -72,7 +66,7 @@ export async function getRlTasks(storage: Storage, f: RunFilters, q: TaskQuery):
     mean_pass_hat: perK(passHatK),
     never_solved: count('never_solved'),
     always_solved: count('always_solved'),
-    rows: rows.map((r): RlTaskRow => {
+    rows: listed.map((r): RlTaskRow => {
       const n = num(r.attempts);
       const c = num(r.solved);
       return {

@@ -99,10 +99,14 @@ describe('GET /api/v1/rl/steps', () => {
     expect(bad.status).toBe(400);
 
     const r = (await getJson(srv.url, '/api/v1/rl/steps?project=rl-demo')).body as RlSteps;
-    expect(r.staleness).toMatchObject({ trainer_step: STEPS + 2, policy_version: `v${STEPS + 2}`, rollouts: Math.min(1000, runs.length) });
-    // The latest rollouts come from step STEPS-1 whose policy lags 0-2 steps: 3 to 5 behind.
-    expect(r.staleness!.lag_p50).toBeGreaterThanOrEqual(3);
-    expect(r.staleness!.lag_max).toBeLessThanOrEqual(5 + STEPS);
+    const latest = truth.filter((t) => t.step === STEPS - 1).length;
+    expect(r.staleness).toMatchObject({ trainer_step: STEPS + 2, policy_version: `v${STEPS + 2}`, training_step: STEPS - 1, rollouts: latest });
+    // The latest step's rollouts come from a policy 0-2 steps older: 3 to 5 steps behind the trainer.
+    const policy = (runs.find((ev) => (ev[0] as { rl: { training_step: number } }).rl.training_step === STEPS - 1)![0] as { rl: { policy_version: string } }).rl.policy_version;
+    const lag = STEPS + 2 - Number(policy.slice(1));
+    expect([r.staleness!.lag_p50, r.staleness!.lag_max]).toEqual([lag, lag]);
+    expect(lag).toBeGreaterThanOrEqual(3);
+    expect(lag).toBeLessThanOrEqual(5);
   });
 
   it('answers 400 on a bad parameter', async () => {

@@ -1,0 +1,18 @@
+// Requests of the RL pages, through the one API client's getJson and the shared filters.
+import type { Environments, RlSteps, RlTasks } from '../../../schemas/api.js';
+import { getJson, type RequestOptions } from '../api/client.js';
+import { filtersToApiParams, type Filters } from '../lib/filters.js';
+import { buildQuery } from '../lib/query-string.js';
+
+export const rlApi = {
+  steps(filters: Filters, now: Date, by: 'training_step' | 'policy_version', opts?: RequestOptions): Promise<RlSteps> {
+    return getJson<RlSteps>(`/rl/steps${buildQuery([...filtersToApiParams(filters, now, false), ['by', by]])}`, opts);
+  },
+  tasks(filters: Filters, now: Date, minAttempts: number, opts?: RequestOptions): Promise<RlTasks> {
+    const params: [string, string][] = [...filtersToApiParams(filters, now, false), ['min_attempts', String(minAttempts)], ['limit', '500']];
+    return getJson<RlTasks>(`/rl/tasks${buildQuery(params)}`, opts);
+  },
+  environments(filters: Filters, now: Date, opts?: RequestOptions): Promise<Environments> {
+    return getJson<Environments>(`/environments${buildQuery(filtersToApiParams(filters, now, false))}`, opts);
+  },
+};
