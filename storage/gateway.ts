@@ -38,6 +38,12 @@ export interface Storage {
    * the rows travel as compact arrays in that order (faster for the engine to parse).
    */
   insert(table: string, rows: readonly object[], dedupToken?: string, columns?: readonly string[]): Promise<void>;
+  /**
+   * Writes (inserts and commands) finished through this connection so far. Readers may cache
+   * what they derive from the tables until it changes (embedded: this process is the only
+   * writer, so that is exact). Absent on storages that do not count: no caching then.
+   */
+  readonly writes?: number;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -78,6 +84,7 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
 
 class ClickHouseStorage implements Storage {
   readonly embedded: boolean;
+  writes = 0;
   constructor(
     readonly client: ClickHouseClient,
     readonly config: StorageConfig,
@@ -96,17 +103,25 @@ class ClickHouseStorage implements Storage {
   }
 
   async command(sql: string, params: QueryParams = {}): Promise<void> {
-    await this.client.command({ query: sql, query_params: params });
+    try {
+      await this.client.command({ query: sql, query_params: params });
+    } finally {
+      this.writes++;
+    }
   }
 
   async insert(table: string, rows: readonly object[], dedupToken?: string, columns?: readonly string[]): Promise<void> {
     if (rows.length === 0) return;
     const clickhouse_settings = dedupToken ? { insert_deduplication_token: dedupToken } : undefined;
-    if (columns) {
-      const values = rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null));
-      await this.client.insert({ table, values, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings });
-    } else {
-      await this.client.insert({ table, values: rows as object[], format: 'JSONEachRow', clickhouse_settings });
+    try {
+      if (columns) {
+        const values = rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null));
+        await this.client.insert({ table, values, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings });
+      } else {
+        await this.client.insert({ table, values: rows as object[], format: 'JSONEachRow', clickhouse_settings });
+      }
+    } finally {
+      this.writes++;
     }
   }
 
