@@ -90,14 +90,15 @@ async function timeTo(path: string, ready: string[]): Promise<number> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // The page records when all of `ready` first match (checked every frame), on its own clock.
-  await page.addInitScript((sels: string[]) => {
-    const w = window as unknown as { __readyAt?: number };
+  // A string, not a function: tsx would wrap a function's inner names in a helper the page lacks.
+  await page.addInitScript(`(() => {
+    const sels = ${JSON.stringify(ready)};
     const check = () => {
-      if (sels.every((s) => document.querySelector(s))) w.__readyAt = performance.now();
+      if (sels.every((s) => document.querySelector(s))) window.__readyAt = performance.now();
       else requestAnimationFrame(check);
     };
     requestAnimationFrame(check);
-  }, ready);
+  })();`);
   await page.goto(`${server.url}${path}`);
   await page.waitForFunction(() => (window as unknown as { __readyAt?: number }).__readyAt !== undefined, undefined, { timeout: 30_000 });
   const ms = await page.evaluate(() => (window as unknown as { __readyAt: number }).__readyAt);

@@ -38,15 +38,22 @@ try {
   });
   page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
 
-  await page.goto(`${base}/runs`);
+  // The run page shows a failed run (more to see: failure mode, errors), else the latest run.
+  await page.goto(`${base}/runs?status=failure`);
   await page.waitForSelector('tr[data-run-id], .state-empty, .state-error');
-  const firstRun = await page.getAttribute('tr[data-run-id]', 'data-run-id').catch(() => null);
+  let firstRun = await page.getAttribute('tr[data-run-id]', 'data-run-id').catch(() => null);
+  if (!firstRun) {
+    await page.goto(`${base}/runs`);
+    await page.waitForSelector('tr[data-run-id], .state-empty, .state-error');
+    firstRun = await page.getAttribute('tr[data-run-id]', 'data-run-id').catch(() => null);
+  }
   const navPaths = await page.$$eval('nav a[href]', (as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
   const shots: Array<{ name: string; path: string; fullPage: boolean }> = [];
   for (const p of [...new Set(navPaths)]) {
     const name = p === '/' ? 'overview' : p.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '-');
     shots.push({ name, path: p, fullPage: true });
-    if (p === '/runs' && firstRun) shots.push({ name: 'run', path: `/runs/${encodeURIComponent(firstRun)}`, fullPage: true });
+    // Run pages are virtualised lists: a tall viewport, not the (estimated) full page.
+    if (p === '/runs' && firstRun) shots.push({ name: 'run', path: `/runs/${encodeURIComponent(firstRun)}`, fullPage: false });
   }
   if (longRun) {
     shots.push({ name: 'run-5000-steps', path: `/runs/${encodeURIComponent(longRun)}`, fullPage: false });
@@ -55,6 +62,7 @@ try {
     if (loop) shots.push({ name: 'run-5000-steps-loop', path: `/runs/${encodeURIComponent(longRun)}?step=${loop.first_step}`, fullPage: false });
   }
   for (const s of shots) {
+    await page.setViewportSize({ width: 1400, height: s.fullPage ? 900 : 1600 });
     await page.goto(`${base}${s.path}`);
     await settle(page);
     const file = join(outDir, `${s.name}${dark ? '-dark' : ''}.png`);

@@ -142,7 +142,7 @@ export function StepsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
 }
 
 
-const MODE_COLORS = ['#d2554c', '#d9822b', '#b7791f', '#8e6bd1', '#3b9ab2', '#c2577f', '#98a1b0'];
+const MODE_COLORS = ['#d2554c', '#3b9ab2', '#8e6bd1', '#e0a526', '#c2577f', '#5f8f3e'];
 
 export function modeColor(i: number, mode: string): string {
   return mode === OTHER_MODES ? 'var(--c-neutral-chart)' : MODE_COLORS[i % MODE_COLORS.length];

@@ -40,7 +40,7 @@ export function IngestPage() {
           <>Embedded mode: events are written straight into the local engine (no Kafka configured), so there is no lag and no dead-letter topic.</>
         )}
       </p>
-      <div className="kpis">
+      <div className="kpis kpis-compact">
         <KpiTile
           label="Events/s"
           value={eventsPerSecond === undefined ? '—' : formatNumber(eventsPerSecond, eventsPerSecond < 10 ? 1 : 0)}

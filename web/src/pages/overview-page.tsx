@@ -15,6 +15,8 @@ import { CostChart, FailureModesChart, RunsChart, StepsChart } from '../overview
 import type { FailuresReport, Overview } from '../../../schemas/api.js';
 
 const STATUS_ORDER = ['success', 'failure', 'error', 'timeout', 'cancelled', 'running'];
+/** Fewest runs in the previous period for the tiles to show a change against it. */
+const MIN_RUNS_TO_COMPARE = 10;
 
 function runsLink(f: Filters, extra: Record<string, string> = {}) {
   const s = filtersToSearch(f);
@@ -36,7 +38,8 @@ export function OverviewPage() {
   const o = ov.state.data;
   const p = prevFilters && prev.state.status === 'ok' ? prev.state.data : undefined;
   const delta = (pick: (x: Overview) => number | null, opts: { rate?: boolean; higherIsBetter?: boolean }, fmt: (v: number) => string) => {
-    if (!o || !p || p.runs === 0) return null;
+    // Too few runs before (e.g. data that starts inside this period) make changes meaningless.
+    if (!o || !p || p.runs < Math.max(MIN_RUNS_TO_COMPARE, o.runs / 10)) return null;
     const d = describeChange(change(pick(o), pick(p)), opts);
     const before = pick(p);
     return d && { ...d, title: `previous period: ${before === null ? '—' : fmt(before)}` };
@@ -57,6 +60,11 @@ export function OverviewPage() {
       <div className="page-head">
         <h1>Overview</h1>
         <span className="muted">{rangeLabel(filters)}</span>
+        {o && prevFilters && prev.state.status === 'ok' && (
+          <span className="muted small" title={prevFilters.from && prevFilters.to ? `${prevFilters.from} → ${prevFilters.to}` : undefined}>
+            {delta((x) => x.runs, {}, formatInt) ? '· changes against the previous period of the same length' : '· too few runs in the previous period to compare'}
+          </span>
+        )}
         {(ov.state.status === 'loading' || ts.state.status === 'loading') && o && <Loading compact label="Updating…" />}
       </div>
 
@@ -70,7 +78,7 @@ export function OverviewPage() {
         </Empty>
       ) : (
         <>
-          <div className="kpis">
+          <div className="kpis kpis-compact">
             <KpiTile
               label="Runs"
               value={formatInt(o.runs)}

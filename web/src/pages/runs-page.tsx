@@ -25,8 +25,7 @@ const COLUMNS: Column[] = [
   { key: 'run_id', label: 'Run', sort: 'run_id' },
   { key: 'task', label: 'Task' },
   { key: 'failure_mode', label: 'Failure mode' },
-  { key: 'model', label: 'Model' },
-  { key: 'agent', label: 'Agent' },
+  { key: 'model', label: 'Model · agent' },
   { key: 'steps', label: 'Steps', sort: 'steps', className: 'num' },
   { key: 'cost', label: 'Cost', sort: 'cost_usd', className: 'num' },
   { key: 'duration', label: 'Duration', sort: 'duration_ms', className: 'num' },
@@ -190,7 +189,7 @@ function RunRow({ run: r, now, search, onOpen }: { run: RunSummary; now: Date; s
       </td>
       <td className="mono">
         <Link to={runLink(r, search)} title={r.run_id}>
-          {middleEllipsis(r.run_id, 28)}
+          {middleEllipsis(r.run_id, 22)}
         </Link>
       </td>
       <td className="task-cell">
@@ -203,11 +202,9 @@ function RunRow({ run: r, now, search, onOpen }: { run: RunSummary; now: Date; s
         {r.failure_mode ? <span className="badge badge-mode">{r.failure_mode}</span> : <span className="muted">—</span>}
         {r.suspicious && <span className="badge badge-warn" title="Success flagged as suspicious">suspicious</span>}
       </td>
-      <td className="truncate" title={r.model}>
+      <td className="truncate" title={`${r.model} · ${agentLabel(r.agent_name, r.agent_version)}`}>
         {r.model || <span className="muted">—</span>}
-      </td>
-      <td className="truncate" title={agentLabel(r.agent_name, r.agent_version)}>
-        {agentLabel(r.agent_name, r.agent_version)}
+        <span className="muted small agent-line">{agentLabel(r.agent_name, r.agent_version)}</span>
       </td>
       <td className="num">{formatInt(r.steps)}</td>
       <td className="num" title={r.cost_estimated ? 'Partly estimated from the model price table' : undefined}>
