@@ -70,7 +70,7 @@ export function RlTrainingPage() {
             />
             <KpiTile
               label="Policy staleness"
-              value={data.staleness ? `${data.staleness.lag_p50 ?? '—'} steps` : '—'}
+              value={data.staleness?.lag_p50 != null ? `${data.staleness.lag_p50} step${data.staleness.lag_p50 === 1 ? '' : 's'}` : '—'}
               detail={data.staleness ? `${stalenessText(data.staleness)} · trainer at step ${data.staleness.trainer_step}, rollouts of step ${data.staleness.training_step ?? '—'}` : 'the trainer has not reported its step (POST /api/v1/rl/trainer)'}
             />
           </div>
