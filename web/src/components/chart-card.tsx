@@ -55,12 +55,10 @@ export function TableCard({ title, subtitle, actions, children, className, testI
   );
 }
 
-/** recharts' chart-level click, mapped to the row under the pointer. */
-export function rowClick<T>(rows: readonly T[], onSelect: (row: T) => void) {
-  return (state: { activeTooltipIndex?: number | string | null } | null) => {
-    const i = state?.activeTooltipIndex;
-    if (i === null || i === undefined) return;
-    const row = rows[Number(i)];
+/** A <Bar onClick>: recharts passes the clicked bar's index into the chart's rows. */
+export function barClick<T>(rows: readonly T[], onSelect: (row: T) => void) {
+  return (_bar: unknown, index: number) => {
+    const row = rows[index];
     if (row) onSelect(row);
   };
 }

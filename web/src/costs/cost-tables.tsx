@@ -74,8 +74,9 @@ export function SpikesTable({ spikes, filterSearch }: { spikes: CostSpikesReport
                 {s.run_id}
               </Link>
             </td>
-            <td className="truncate small" title={`${s.cohort_runs} runs`}>
-              {s.cohort.model} · {s.cohort.task_category || '—'}
+            <td className="small cohort-cell" title={`${s.cohort_runs} runs in the cohort`}>
+              <div>{s.cohort.model}</div>
+              <div className="muted">{s.cohort.task_category || '—'}</div>
             </td>
             <td className="num">{formatUsd(s.cost_usd)}</td>
             <td className="num muted">{formatUsd(s.cohort_median)}</td>

@@ -204,12 +204,12 @@ export function linkTo(pathname: string, f: Filters, extra: Record<string, strin
 /**
  * The trajectory viewer's link for a run: keeps the filters (so "← Runs" returns to the same
  * view), names the project when it is not the default one (run ids are per project), and with
- * `step` anchors the viewer at that step (#step-N).
+ * `step` opens the viewer at that step (?step=N, the viewer's own anchor; it also reads #step-N).
  */
 export function runLink(runId: string, filterSearch = '', project?: string, step?: number | null): string {
   const params = new URLSearchParams(filterSearch);
   if (project && project !== 'default') params.set('project', project);
+  if (step !== null && step !== undefined) params.set('step', String(step));
   const q = params.toString();
-  const hash = step === null || step === undefined ? '' : `#step-${step}`;
-  return `/runs/${encodeURIComponent(runId)}${q ? `?${q}` : ''}${hash}`;
+  return `/runs/${encodeURIComponent(runId)}${q ? `?${q}` : ''}`;
 }

@@ -1,7 +1,7 @@
 // Loops: waste per kind, per model and per tool, as horizontal bars.
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LoopGroups } from '../../../schemas/api.js';
-import { axisTick, ChartCard, gridStroke, rowClick, tooltipStyle } from '../components/chart-card.js';
+import { axisTick, ChartCard, gridStroke, barClick, tooltipStyle } from '../components/chart-card.js';
 import { seriesColor } from '../lib/chart-colors.js';
 import { formatInt, formatTokens, formatUsd, formatUsdAxis } from '../lib/format.js';
 import { toolLabel } from '../lib/loops-view.js';
@@ -29,7 +29,7 @@ export function LoopGroupChart({
   return (
     <ChartCard title={title} subtitle={subtitle} testId={testId} height={height}>
       <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 56, bottom: 0, left: 8 }} onClick={onSelect ? rowClick(rows, (r) => onSelect(r.key)) : undefined}>
+          <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 56, bottom: 0, left: 8 }}>
             <CartesianGrid stroke={gridStroke} horizontal={false} />
             <XAxis type="number" tickFormatter={(v: number) => formatUsdAxis(v)} tick={axisTick} tickLine={false} axisLine={false} />
             <YAxis type="category" dataKey="label" width={150} tick={axisTick} tickLine={false} axisLine={false} interval={0} />
@@ -44,6 +44,7 @@ export function LoopGroupChart({
               dataKey="cost_usd"
               name="Waste"
               cursor={onSelect ? 'pointer' : undefined}
+              onClick={onSelect ? barClick(rows, (r) => onSelect(r.key)) : undefined}
               isAnimationActive={false}
               label={{ position: 'right', fontSize: 11, fill: 'var(--c-muted)', formatter: (v: unknown) => formatUsd(Number(v)) }}
               fill={color}

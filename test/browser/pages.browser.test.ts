@@ -1,0 +1,241 @@
+// The Failure modes, Loops, Costs and Compare pages and the frame (filters in the URL, custom
+// time window, theme toggle), in headless Chromium against the real server with demo runs
+// ingested through POST /v1/events. Numbers on screen are checked against the API's answers.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { generateDemoRuns } from '../../ingest/demo/index.js';
+import { startTestServer, type TestServer } from './start-server.js';
+
+const HOUR = 3_600_000;
+/** Pages refetch after a filter change; on a busy machine that can take seconds. */
+const POLL = { timeout: 20_000, interval: 200 };
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+const errors: string[] = [];
+
+async function api<T = any>(path: string): Promise<T> {
+  const res = await fetch(`${server.url}${path}`);
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const now = Date.now();
+  const events = [...generateDemoRuns({ seed: 21, runs: 300, startMs: now - 72 * HOUR, spanMs: 70 * HOUR })].flat();
+  for (let i = 0; i < events.length; i += 5000) expect((await server.ingest(events.slice(i, i + 5000))).rejected).toEqual([]);
+  // The run analyzer classifies failures and finds loops in the background: wait (bounded) until
+  // it has found them and its counts have stopped moving for a few seconds, so the pages and the
+  // API answers the tests compare them with agree.
+  let last = '';
+  let steady = 0;
+  for (let i = 0; i < 240 && steady < 6; i++) {
+    const [f, l] = await Promise.all([api('/api/v1/failures?examples=0'), api('/api/v1/loops?limit=1')]);
+    const seen = `${f.runs}/${f.failed}/${l.totals.loops}`;
+    steady = seen === last && f.failed > 50 && l.totals.loops > 5 ? steady + 1 : 0;
+    last = seen;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
+  page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+}, 240_000);
+
+// Each test checks the console errors of its own pages.
+beforeEach(() => {
+  errors.length = 0;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const text = async (testId: string) => ((await page.getByTestId(testId).textContent()) ?? '').trim();
+const bars = (testId: string) => page.locator(`[data-testid="${testId}"] .recharts-bar-rectangle path`);
+
+describe('failure modes page', () => {
+  it('shows the distribution, trend, breakdown and examples of the API', async () => {
+    const report = await api('/api/v1/failures?examples=6');
+    await page.goto(`${server.url}/failures`);
+    await page.getByTestId('kpi-failed-runs').waitFor();
+    expect(await text('kpi-failed-runs')).toBe(report.failed.toLocaleString('en-US'));
+    await bars('chart-mode-distribution').first().waitFor();
+    expect(await bars('chart-mode-distribution').count()).toBe(report.modes.length);
+    expect(await bars('chart-mode-trend').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="failure-breakdown"] tbody tr').count()).toBeGreaterThan(1);
+    expect(await page.locator('[data-testid="failure-examples"] tbody tr').count()).toBe(report.modes.length);
+    expect(errors).toEqual([]);
+  });
+
+  it('filters through the URL, changing the numbers, and keeps the filters across pages', async () => {
+    const options = await api('/api/v1/filters');
+    const breakdown = await api('/api/v1/metrics/breakdown?by=model');
+    const model = breakdown.rows[0].key as string;
+    expect(options.models).toContain(model);
+    await page.goto(`${server.url}/failures`);
+    await page.getByTestId('kpi-failed-runs').waitFor();
+    const before = await text('kpi-failed-runs');
+    await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption(model);
+    await page.waitForURL(new RegExp(`model=${encodeURIComponent(model)}`));
+    const expected = (await api(`/api/v1/failures?model=${encodeURIComponent(model)}&examples=0`)).failed.toLocaleString('en-US');
+    await expect.poll(() => text('kpi-failed-runs'), POLL).toBe(expected);
+    expect(expected).not.toBe(before);
+    // Navigation keeps the filter.
+    await page.getByRole('link', { name: 'Loops', exact: true }).click();
+    await page.waitForURL(new RegExp(`/loops\\?model=${encodeURIComponent(model)}`));
+    await page.getByRole('link', { name: 'Costs', exact: true }).click();
+    await page.waitForURL(new RegExp(`/costs\\?model=${encodeURIComponent(model)}`));
+  });
+
+  it('opens the runs of a mode from its bar, and an example run from the table', async () => {
+    const report = await api('/api/v1/failures?examples=6');
+    const top = [...report.modes].sort((a: any, b: any) => b.runs - a.runs)[0];
+    await page.goto(`${server.url}/failures`);
+    await bars('chart-mode-distribution').first().click();
+    await page.waitForURL(new RegExp(`/runs\\?failure_mode=${top.mode}`));
+    const rows = page.locator('tr[data-run-id]');
+    await rows.first().waitFor();
+    for (const id of (await rows.evaluateAll((trs) => trs.map((t) => t.getAttribute('data-run-id')))).slice(0, 5)) {
+      expect((await api(`/api/v1/runs/${id}`)).run.failure_mode).toBe(top.mode);
+    }
+
+    await page.goto(`${server.url}/failures`);
+    await page.getByTestId('failure-examples').waitFor();
+    const example = page.locator(`tr[data-mode="${top.mode}"] a[data-example-run]`).first();
+    const id = (await example.getAttribute('data-example-run'))!;
+    expect(top.examples).toContain(id);
+    await example.click();
+    await page.waitForURL(new RegExp(`/runs/${id}`));
+    await page.getByRole('heading', { name: id }).waitFor();
+    expect((await api(`/api/v1/runs/${id}`)).run.failure_mode).toBe(top.mode);
+  });
+});
+
+describe('loops page', () => {
+  it('shows the loops found, by model and by tool, and opens a run at its loop', async () => {
+    const report = await api('/api/v1/loops?limit=200');
+    await page.goto(`${server.url}/loops`);
+    await page.getByTestId('kpi-loops').waitFor();
+    expect(await text('kpi-loops')).toBe(report.totals.loops.toLocaleString('en-US'));
+    await bars('chart-loops-by-model').first().waitFor();
+    expect(await bars('chart-loops-by-model').count()).toBe((await api('/api/v1/loops/groups?by=model')).rows.length);
+    expect(await bars('chart-loops-by-tool').count()).toBeGreaterThan(0);
+
+    const first = report.loops[0];
+    const row = page.locator('[data-testid="loops-table"] tbody tr').first();
+    expect(await row.getAttribute('data-loop-run')).toBe(first.run_id);
+    await row.getByRole('link', { name: /steps? \d/ }).click();
+    await page.waitForURL((u) => u.pathname === `/runs/${first.run_id}` && u.searchParams.get('step') === String(first.first_step));
+    await page.getByRole('heading', { name: first.run_id }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('narrows the table to one kind through the URL', async () => {
+    await page.goto(`${server.url}/loops`);
+    await page.getByRole('button', { name: /^cycle \d+/ }).click();
+    await page.waitForURL(/kind=cycle/);
+    const cycles = (await api('/api/v1/loops?kind=cycle&limit=25')).loops.map((l: any) => l.run_id);
+    const kinds = page.locator('[data-testid="loops-table"] tbody tr td:nth-child(2)');
+    await expect.poll(async () => [...new Set(await kinds.allTextContents())], POLL).toEqual(['cycle']);
+    expect(await page.locator('[data-testid="loops-table"] tbody tr').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-loop-run')))).toEqual(cycles);
+  });
+});
+
+describe('costs page', () => {
+  it('shows spend by model, top runs, spikes, blow-ups and hours, each linked to the run', async () => {
+    const top = await api('/api/v1/runs?sort=cost_usd&order=desc&limit=10');
+    const spikes = await api('/api/v1/costs/spikes?limit=25');
+    await page.goto(`${server.url}/costs`);
+    await bars('chart-spend-by-model').first().waitFor();
+    expect(await page.locator('[data-testid="chart-spend-by-model"] .recharts-legend-item').count()).toBeGreaterThan(1);
+    const topRows = page.locator('[data-testid="top-runs"] tbody tr');
+    await topRows.first().waitFor();
+    expect(await topRows.evaluateAll((trs) => trs.map((t) => t.getAttribute('data-run-id')))).toEqual(top.runs.map((r: any) => r.run_id));
+    if (spikes.steps.length) {
+      const blow = page.locator('[data-testid="context-blowups"] tbody tr').first();
+      await blow.waitFor();
+      const s = spikes.steps[0];
+      expect(await blow.getAttribute('data-run-id')).toBe(s.run_id);
+      expect(await blow.locator('a').first().getAttribute('href')).toContain(`step=${s.step}`);
+    }
+    await topRows.first().locator('a').click();
+    await page.waitForURL(new RegExp(`/runs/${top.runs[0].run_id}`));
+    await page.getByRole('heading', { name: top.runs[0].run_id }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the runs of a spend bar, most expensive first', async () => {
+    await page.goto(`${server.url}/costs`);
+    const spend = bars('chart-spend-by-model');
+    await spend.first().waitFor();
+    // The tallest segment (small ones sit under the axis line).
+    const heights = await spend.evaluateAll((ps) => ps.map((p) => Number(p.getAttribute('height'))));
+    await spend.nth(heights.indexOf(Math.max(...heights))).click();
+    await page.waitForURL(/\/runs\?.*from=.*to=.*sort=cost_usd/);
+    await page.locator('tr[data-run-id]').first().waitFor();
+  });
+});
+
+describe('compare page', () => {
+  it('compares two cohorts from the URL and follows a change of cohort', async () => {
+    const models = (await api('/api/v1/metrics/breakdown?by=model')).rows.map((r: any) => r.key as string);
+    const [a, b, c] = models;
+    const q = (x: string, y: string) => `a[model]=${encodeURIComponent(x)}&b[model]=${encodeURIComponent(y)}`;
+    const report = await api(`/api/v1/compare?${q(a, b)}`);
+    await page.goto(`${server.url}/compare?by=model&a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+    const runsRow = page.locator('[data-testid="compare-table"] tr[data-metric="runs"]');
+    await runsRow.waitFor();
+    const cells = async () => (await runsRow.locator('td').allTextContents()).map((t) => t.trim());
+    expect((await cells()).slice(1, 3)).toEqual([report.a.runs.toLocaleString('en-US'), report.b.runs.toLocaleString('en-US')]);
+    expect(await page.locator('[data-testid="compare-table"] tr[data-metric="completion_rate"] .sig').textContent()).toContain('p');
+    expect(await bars('chart-compare-completion').count()).toBe(2);
+    expect(await bars('chart-mode-shift').count()).toBeGreaterThan(0);
+
+    await page.getByRole('combobox', { name: 'Cohort B' }).selectOption(c);
+    await page.waitForURL(new RegExp(`b=${encodeURIComponent(c)}`));
+    const next = await api(`/api/v1/compare?${q(a, c)}`);
+    await expect.poll(async () => (await cells())[2], POLL).toBe(next.b.runs.toLocaleString('en-US'));
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('frame', () => {
+  it('sets a custom time window in the URL', async () => {
+    await page.goto(`${server.url}/failures`);
+    await page.getByRole('button', { name: 'Custom…' }).click();
+    const from = new Date(Date.now() - 48 * HOUR).toISOString().slice(0, 13) + ':00';
+    const to = new Date(Date.now() - 24 * HOUR).toISOString().slice(0, 13) + ':00';
+    await page.getByLabel('From (UTC)').fill(from);
+    await page.getByLabel('To (UTC)').fill(to);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL((u) => u.searchParams.get('from') === `${from}:00.000Z` && u.searchParams.get('to') === `${to}:00.000Z`);
+    const expected = (await api(`/api/v1/failures?from=${from}:00.000Z&to=${to}:00.000Z&examples=0`)).failed.toLocaleString('en-US');
+    await expect.poll(() => text('kpi-failed-runs'), POLL).toBe(expected);
+  });
+
+  it('switches to the dark theme and remembers it', async () => {
+    await page.goto(`${server.url}/loops`);
+    await page.getByTestId('kpi-loops').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await bg();
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await bg()).not.toBe(light);
+    await page.reload();
+    await page.getByTestId('kpi-loops').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    expect(await page.evaluate(() => localStorage.getItem('trajscope-theme'))).toBe('light');
+    expect(errors).toEqual([]);
+  });
+});
