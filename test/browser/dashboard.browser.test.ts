@@ -81,6 +81,7 @@ describe('dashboard', () => {
     const bars = page.locator('.chart-card').first().locator('.recharts-bar-rectangle path').filter({ visible: true });
     await bars.first().waitFor();
     await page.waitForLoadState('networkidle');
+    await bars.first().hover();
     await bars.first().click();
     await page.waitForURL(/\/runs\?.*from=.*to=/);
     const rows = page.locator('tr[data-run-id]');
@@ -103,6 +104,7 @@ describe('dashboard', () => {
     const segment = page.locator('.chart-card').nth(3).locator('.recharts-bar-rectangle path').filter({ visible: true }).first();
     await segment.waitFor();
     await page.waitForLoadState('networkidle');
+    await segment.hover();
     await segment.click();
     await page.waitForURL(new RegExp(`/runs\\?.*failure_mode=${mode}`));
     const rows = page.locator('tr[data-run-id]');
@@ -246,7 +248,7 @@ describe('a 5,000-step run', () => {
     await page.getByRole('heading', { name: RUN }).waitFor();
     await page.locator('.step-chart .recharts-bar-rectangle path').first().waitFor();
     expect(await page.locator('.step-chart').innerText()).toContain('5,000 steps');
-    await page.locator('#step-0 .step-part').first().waitFor();
+    await page.locator('#step-0 .step-part').first().waitFor({ timeout: 60_000 });
     const inDom = await page.locator('.step-card').count();
     expect(inDom).toBeGreaterThan(2);
     expect(inDom).toBeLessThan(40);
@@ -254,18 +256,19 @@ describe('a 5,000-step run', () => {
     // Scroll to the end: the last window of steps is fetched, the ending step is marked.
     // Like holding End: heights become real as cards render, so scroll until the end stays put.
     const last = page.locator('#step-4999');
-    for (let i = 0; i < 40 && (await last.locator('.step-part').count()) === 0; i++) {
+    // Bounded: 100 tries, 40 s.
+    for (let i = 0; i < 100 && (await last.locator('.step-part').count()) === 0; i++) {
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await page.waitForTimeout(250);
+      await page.waitForTimeout(400);
     }
-    await last.locator('.step-part').first().waitFor();
+    expect(await last.locator('.step-part').count()).toBeGreaterThan(0);
     expect(await last.innerText()).toContain('ended the run');
     expect(await page.locator('.step-card').count()).toBeLessThan(40);
     page.off('request', onRequest);
     // Texts came in small windows, never the whole run at once.
     expect(windows.length).toBeGreaterThan(0);
     for (const u of windows) expect(Number(new URL(u).searchParams.get('limit'))).toBeLessThanOrEqual(100);
-  });
+  }, 180_000);
 
   it('links to a loop and deep-links to a step', async () => {
     await page.goto(`${server.url}/runs/${RUN}`);
@@ -290,7 +293,7 @@ describe('a 5,000-step run', () => {
       await expect.poll(() => card.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(200);
       expect(await card.innerText()).toContain(`Step ${step}:`);
     }
-  });
+  }, 180_000);
 
   it('raised no errors in the page', () => {
     expect(pageErrors).toEqual([]);

@@ -46,6 +46,14 @@ function clickHandler(rows: TimeseriesChartRow[], onSelect: (row: TimeseriesChar
   };
 }
 
+/** A bar's own click: recharts passes the index of its row. */
+function barClick(rows: TimeseriesChartRow[], onSelect: (row: TimeseriesChartRow) => void) {
+  return (_data: unknown, index: number) => {
+    const row = rows[index];
+    if (row) onSelect(row);
+  };
+}
+
 function ChartCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
   return (
     <section className="card chart-card">
@@ -69,7 +77,7 @@ export function RunsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
   return (
     <ChartCard title="Runs and completion rate" subtitle="click a bar to see its runs">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={chartRows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <ComposedChart data={chartRows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} />
           {xAxis(bucketSeconds)}
           <YAxis yAxisId="runs" allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
@@ -89,9 +97,9 @@ export function RunsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
             formatter={(value, name) => (name === 'Completion rate' ? [value === null ? '—' : `${value}%`, name] : [formatInt(Number(value)), name])}
           />
           <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
-          <Bar yAxisId="runs" dataKey="successes" name="Succeeded" stackId="runs" fill={C.success} cursor="pointer" isAnimationActive={false} />
-          <Bar yAxisId="runs" dataKey="failures" name="Did not succeed" stackId="runs" fill={C.failure} cursor="pointer" isAnimationActive={false} />
-          <Bar yAxisId="runs" dataKey="other" name="Running" stackId="runs" fill={C.other} cursor="pointer" isAnimationActive={false} />
+          <Bar onClick={barClick(rows, onSelect)} yAxisId="runs" dataKey="successes" name="Succeeded" stackId="runs" fill={C.success} cursor="pointer" isAnimationActive={false} />
+          <Bar onClick={barClick(rows, onSelect)} yAxisId="runs" dataKey="failures" name="Did not succeed" stackId="runs" fill={C.failure} cursor="pointer" isAnimationActive={false} />
+          <Bar onClick={barClick(rows, onSelect)} yAxisId="runs" dataKey="other" name="Running" stackId="runs" fill={C.other} cursor="pointer" isAnimationActive={false} />
           <Line
             yAxisId="pct"
             dataKey="completion_pct"
@@ -111,12 +119,12 @@ export function CostChart({ rows, bucketSeconds, onSelect }: ChartProps) {
   return (
     <ChartCard title="Cost" subtitle="USD per bucket">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={rows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} />
           {xAxis(bucketSeconds)}
           <YAxis tickFormatter={(v: number) => formatUsdAxis(v)} tick={axisTick} tickLine={false} axisLine={false} width={48} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatUsd(Number(v)), name]} />
-          <Bar dataKey="cost_usd" name="Cost" fill={C.line} cursor="pointer" isAnimationActive={false} />
+          <Bar onClick={barClick(rows, onSelect)} dataKey="cost_usd" name="Cost" fill={C.line} cursor="pointer" isAnimationActive={false} />
         </ComposedChart>
       </ResponsiveContainer>
     </ChartCard>
