@@ -31,9 +31,12 @@ export function OverviewPage() {
   const navigate = useNavigate();
   const ov = useApi(`overview${key}`, (signal) => api.overview(filters, now, { signal }));
   const ts = useApi(`timeseries${key}`, (signal) => api.timeseries(filters, now, bucketFor(filters), { signal }));
-  const fm = useApi(`failures${key}`, (signal) => api.failures(filters, now, { signal }));
+  // The failure modes and the previous period are asked for once the first chart's data is in,
+  // so on a busy server they don't delay it.
+  const firstIn = ts.state.status !== 'loading' || ts.state.data !== undefined;
+  const fm = useApi(firstIn ? `failures${key}` : null, (signal) => api.failures(filters, now, { signal }));
   const prevFilters = previousPeriod(filters, now);
-  const prev = useApi(prevFilters ? `overview-prev${key}` : null, (signal) => api.overview(prevFilters!, now, { signal }));
+  const prev = useApi(prevFilters && firstIn ? `overview-prev${key}` : null, (signal) => api.overview(prevFilters!, now, { signal }));
 
   const o = ov.state.data;
   const p = prevFilters && prev.state.status === 'ok' ? prev.state.data : undefined;
