@@ -256,13 +256,20 @@ describe('a 5,000-step run', () => {
     // Scroll to the end: the last window of steps is fetched, the ending step is marked.
     // Like holding End: heights become real as cards render, so scroll until the end stays put.
     const last = page.locator('#step-4999');
-    // Bounded: 100 tries, 40 s.
-    for (let i = 0; i < 100 && (await last.locator('.step-part').count()) === 0; i++) {
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await page.waitForTimeout(400);
-    }
-    expect(await last.locator('.step-part').count()).toBeGreaterThan(0);
-    expect(await last.innerText()).toContain('ended the run');
+    // Bounded by the poll's timeout. The card may be re-rendered while windows arrive, so its text
+    // is read in the same check that finds it rendered.
+    await expect
+      .poll(
+        async () => {
+          if ((await last.count()) === 0 || (await last.locator('.step-part').count()) === 0) {
+            await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+            return '';
+          }
+          return last.innerText({ timeout: 1000 }).catch(() => '');
+        },
+        { timeout: 60_000, interval: 400 },
+      )
+      .toContain('ended the run');
     expect(await page.locator('.step-card').count()).toBeLessThan(40);
     page.off('request', onRequest);
     // Texts came in small windows, never the whole run at once.

@@ -75,6 +75,9 @@ describe('sign-in', () => {
     const doomed = await createKey(server.url, ADMIN, 'read', 'alpha', 'soon revoked');
     await signIn(doomed.key);
     await page.waitForURL(`${server.url}/`);
+    // Let the overview's requests finish first: one still in flight when the key is revoked would
+    // (rightly) end the session before the navigation below, which then finds no key at all.
+    await page.waitForLoadState('networkidle');
     expect((await call(server.url, 'DELETE', `/api/v1/keys/${doomed.id}`, ADMIN)).status).toBe(200);
     await page.goto(`${server.url}/runs`);
     await page.waitForURL(/\/sign-in\?reason=revoked_key/);
