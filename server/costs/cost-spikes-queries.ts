@@ -1,8 +1,8 @@
 // GET /api/v1/costs/spikes (DESIGN.md "Cost spike"): runs far above their cohort (same project,
 // task category and model, over the filtered time window) by robust z; steps whose input tokens
 // exceed their cohort's p99 by a factor (context blow-ups); hours whose spend exceeds the
-// trailing baseline. Cohort statistics are computed in SQL (type-7 quantiles, as analytics/
-// does); the decisions are analytics/ functions.
+// trailing baseline. Cohort statistics are computed in SQL, in one pass for runs and steps
+// (type-7 quantiles, as analytics/ does); the decisions are analytics/ functions.
 import {
   DEFAULT_COST_SPIKE_CONFIG,
   findHourlySpendSpikes,
@@ -23,111 +23,118 @@ export async function getCostSpikes(
 ): Promise<CostSpikesReport> {
   const cfg = { ...DEFAULT_COST_SPIKE_CONFIG, ...config };
   const stale = await findStaleRuns(storage, f);
-  const [runs, steps, hours] = await Promise.all([
-    runSpikes(storage, f, stale, cfg, limit),
-    stepSpikes(storage, f, stale, cfg, limit),
-    hourSpikes(storage, f, stale, cfg),
-  ]);
-  return { runs, steps, hours };
+  const cohorts = await cohortStatistics(storage, f, stale, cfg);
+  return {
+    runs: runSpikes(cohorts, cfg, limit),
+    steps: await stepSpikes(storage, cohorts, cfg, limit),
+    hours: await hourSpikes(storage, f, stale, cfg),
+  };
 }
 
-async function runSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['runs']> {
-  const params: QueryParams = { min_runs: cfg.minCohortRuns, z: cfg.zThreshold };
-  // One pass over the summary: per cohort its median and its costs as arrays, then the median and
-  // mean of deviations from the arrays (a GROUP BY, not window functions: an exact quantile over a
-  // window is finalised again for every row of the partition).
-  const rows = await storage.query<Record<string, unknown>>(
-    `SELECT project, task_category, model, run_id, cost_usd, n, med, mad, mean_dev FROM
+interface CohortRow {
+  project: string;
+  task_category: string;
+  model: string;
+  n: number | string;
+  med: number;
+  mad: number;
+  mean_dev: number;
+  p99: number;
+  /** Runs over the robust-z threshold, and their costs. */
+  spike_ids: string[];
+  spike_costs: number[];
+  /** Runs whose largest step input passes p99 × factor, and that largest input. */
+  blowup_ids: string[];
+  blowup_max: Array<number | string>;
+}
+
+/**
+ * What run spikes and context blow-ups need, in one pass over the per-run summary grouped by
+ * cohort (a GROUP BY with arrays, not window functions: an exact quantile over a window is
+ * finalised again for every row of the partition; and the embedded engine answers one query at
+ * a time, so every pass counts): the cost median, the median and mean of deviations from it and
+ * the runs above the z threshold; the p99 of step input tokens (from the runs' rollups, no step
+ * scan) and the runs whose largest step passes it by the factor.
+ */
+async function cohortStatistics(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig): Promise<CohortRow[]> {
+  const params: QueryParams = { min_runs: cfg.minCohortRuns, z: cfg.zThreshold, min_steps: cfg.minCohortSteps, factor: cfg.contextFactor };
+  // Lambdas take the arrays as arguments: an array captured inside a lambda is copied per element.
+  const spike = `n >= {min_runs:UInt32} AND c > med AND
+    if(mad > 0, 0.6745 * (c - med) / mad, if(mean_dev > 0, (c - med) / (1.253314 * mean_dev), inf)) > {z:Float64} * 0.999`;
+  const blowup = `n_steps >= {min_steps:UInt32} AND p99 > 0 AND m > p99 * {factor:Float64}`;
+  return storage.query<CohortRow>(
+    `SELECT project, task_category, model, n, med, mad, mean_dev, p99,
+            arrayFilter((id, c) -> ${spike}, ids, costs) AS spike_ids, arrayFilter(c -> ${spike}, costs) AS spike_costs,
+            arrayFilter((id, m) -> ${blowup}, ids, maxes) AS blowup_ids, arrayFilter(m -> ${blowup}, maxes) AS blowup_max
+     FROM
      (
-       SELECT project, task_category, model, n, med, costs, ids,
-              arrayMap(x -> abs(x - med), costs) AS devs,
+       SELECT *, arrayMap(x -> abs(x - med), costs) AS devs,
               arrayReduce('quantileExactInclusive(0.5)', devs) AS mad, arrayAvg(devs) AS mean_dev
        FROM
        (
-         SELECT project, task_category, model, count() AS n, quantileExactInclusive(0.5)(cost_usd) AS med,
-                groupArray(cost_usd) AS costs, groupArray(run_id) AS ids
+         SELECT project, task_category, model, count() AS n,
+                quantileExactInclusive(0.5)(cost_usd) AS med, groupArray(cost_usd) AS costs, groupArray(run_id) AS ids,
+                groupArray(max_input_tokens) AS maxes,
+                quantileExactInclusiveArray(0.99)(step_input_tokens) AS p99, sum(length(step_input_tokens)) AS n_steps
          FROM (${runSummarySql(f, params, stale)})
          GROUP BY project, task_category, model
-         HAVING n >= {min_runs:UInt32}
        )
-     )
-     ARRAY JOIN costs AS cost_usd, ids AS run_id
-     WHERE cost_usd > med AND if(mad > 0, 0.6745 * (cost_usd - med) / mad,
-                                 if(mean_dev > 0, (cost_usd - med) / (1.253314 * mean_dev), inf)) > {z:Float64} * 0.999`,
+     )`,
     params,
   );
-  return rows
-    .map((r) => {
-      const cost = num(r.cost_usd);
-      const med = num(r.med);
-      const z = robustZ(cost, { median: med, mad: num(r.mad), mean_abs_dev: num(r.mean_dev) });
-      return {
-        project: String(r.project),
-        run_id: String(r.run_id),
-        cohort: { project: String(r.project), task_category: String(r.task_category), model: String(r.model) },
+}
+
+function runSpikes(cohorts: CohortRow[], cfg: CostSpikeConfig, limit: number): CostSpikesReport['runs'] {
+  const out: CostSpikesReport['runs'] = [];
+  for (const c of cohorts) {
+    const med = num(c.med);
+    const center = { median: med, mad: num(c.mad), mean_abs_dev: num(c.mean_dev) };
+    c.spike_ids.forEach((runId, i) => {
+      const cost = num(c.spike_costs[i]);
+      out.push({
+        project: c.project,
+        run_id: runId,
+        cohort: { project: c.project, task_category: c.task_category, model: c.model },
         cost_usd: cost,
-        z,
+        z: robustZ(cost, center),
         cohort_median: med,
-        cohort_runs: num(r.n),
+        cohort_runs: num(c.n),
         factor: med > 0 ? cost / med : null,
-      };
-    })
+      });
+    });
+  }
+  return out
     .filter((r) => r.z > cfg.zThreshold)
     .sort((a, b) => b.z - a.z || (a.run_id < b.run_id ? -1 : 1))
     .slice(0, limit);
 }
 
-async function stepSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['steps']> {
-  // Each cohort's p99 of step input tokens, from the runs' rollups (one row per run, no step scan),
-  // then the steps above p99 × factor: a GROUP BY for the cohorts (small), then one pass that
-  // keeps only runs whose largest step passes their cohort's threshold. Steps are identified by
-  // their position in step order.
-  const params: QueryParams = { min_steps: cfg.minCohortSteps, factor: cfg.contextFactor, limit };
-  const cohorts = await storage.query<{ project: string; task_category: string; model: string; p99: number }>(
-    `SELECT project, task_category, model, quantileExactInclusiveArray(0.99)(step_input_tokens) AS p99,
-            sum(length(step_input_tokens)) AS n
-     FROM (${runSummarySql(f, params, stale)})
-     GROUP BY project, task_category, model
-     HAVING n >= {min_steps:UInt32} AND p99 > 0`,
+/**
+ * Steps whose input tokens pass their cohort's p99 × factor, largest factor first. Only the
+ * `limit` runs with the largest steps (by factor) can hold the `limit` largest blow-ups, so only
+ * their steps are read, by the steps table's sorting key.
+ */
+async function stepSpikes(storage: Storage, cohorts: CohortRow[], cfg: CostSpikeConfig, limit: number): Promise<CostSpikesReport['steps']> {
+  const candidates = cohorts
+    .flatMap((c) => c.blowup_ids.map((run_id, i) => ({ project: c.project, run_id, p99: num(c.p99), top: num(c.blowup_max[i]) / num(c.p99) })))
+    .sort((a, b) => b.top - a.top || (a.run_id < b.run_id ? -1 : 1))
+    .slice(0, limit);
+  if (candidates.length === 0) return [];
+  const p99Of = new Map(candidates.map((c) => [`${c.project}\u0000${c.run_id}`, c.p99]));
+  const params: QueryParams = { projects: [...new Set(candidates.map((c) => c.project))], ids: candidates.map((c) => c.run_id) };
+  const steps = await storage.query<{ project: string; run_id: string; step: number; input_tokens: number | string }>(
+    `SELECT project, run_id, step, input_tokens FROM steps FINAL
+     WHERE project IN {projects:Array(String)} AND run_id IN {ids:Array(String)}`,
     params,
   );
-  if (cohorts.length === 0) return [];
-  const p2: QueryParams = {
-    factor: cfg.contextFactor,
-    limit,
-    c_keys: cohorts.map((c) => [c.project, c.task_category, c.model].join('\u0000')),
-    c_p99: cohorts.map((c) => Number(c.p99)),
-  };
-  const cohortKey = "concat(project, '\\0', task_category, '\\0', model)";
-  const rows = await storage.query<Record<string, unknown>>(
-    `SELECT project, run_id, task_category, model, tokens, position, p99 FROM
-     (
-       SELECT project, run_id, task_category, model, step_input_tokens,
-              transform(${cohortKey}, {c_keys:Array(String)}, {c_p99:Array(Float64)}, 0.) AS p99
-       FROM (${runSummarySql(f, p2, stale)})
-       WHERE p99 > 0 AND max_input_tokens > p99 * {factor:Float64}
-     )
-     ARRAY JOIN step_input_tokens AS tokens, arrayEnumerate(step_input_tokens) AS position
-     WHERE tokens > p99 * {factor:Float64}
-     ORDER BY tokens / p99 DESC, run_id
-     LIMIT {limit:UInt32}`,
-    p2,
-  );
-  if (rows.length === 0) return [];
-  // Step indices of the blown-up positions (the rollup keeps tokens in step order).
-  const p3: QueryParams = { ids: [...new Set(rows.map((r) => String(r.run_id)))] };
-  const steps = await storage.query<{ project: string; run_id: string; steps: number[] }>(
-    `SELECT project, run_id, arraySort(groupArray(step)) AS steps FROM steps FINAL
-     WHERE run_id IN {ids:Array(String)} GROUP BY project, run_id`,
-    p3,
-  );
-  const index = new Map(steps.map((s) => [`${s.project}\u0000${s.run_id}`, s.steps.map(Number)]));
-  return rows.map((r) => {
-    const tokens = num(r.tokens);
-    const q = num(r.p99);
-    const list = index.get(`${r.project}\u0000${r.run_id}`) ?? [];
-    return { project: String(r.project), run_id: String(r.run_id), step: list[num(r.position) - 1] ?? num(r.position) - 1, input_tokens: tokens, cohort_p99: q, factor: tokens / q };
-  });
+  const out: CostSpikesReport['steps'] = [];
+  for (const s of steps) {
+    const p99 = p99Of.get(`${s.project}\u0000${s.run_id}`);
+    const tokens = num(s.input_tokens);
+    if (p99 === undefined || !(tokens > p99 * cfg.contextFactor)) continue;
+    out.push({ project: s.project, run_id: s.run_id, step: num(s.step), input_tokens: tokens, cohort_p99: p99, factor: tokens / p99 });
+  }
+  return out.sort((a, b) => b.factor - a.factor || (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : a.step - b.step)).slice(0, limit);
 }
 
 async function hourSpikes(storage: Storage, f: RunFilters, stale: StaleRuns | null, cfg: CostSpikeConfig): Promise<CostSpikesReport['hours']> {
