@@ -75,6 +75,8 @@ describe('Alerts page', () => {
 
     await row.getByRole('checkbox').click();
     await expect.poll(async () => (await rules())[0].enabled).toBe(false);
+    // The page shows it too (the editor starts from what the page shows).
+    await expect.poll(() => row.getByRole('checkbox').isChecked()).toBe(false);
 
     await row.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('region', { name: 'Edit rule' });
