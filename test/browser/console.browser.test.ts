@@ -59,7 +59,7 @@ describe('SQL console', () => {
     const headers = (await table.locator('thead th').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
     expect(headers).toEqual(['model LowCardinality(String)', 'steps UInt64', 'cost Float64']);
     const rows = table.locator('tbody tr');
-    expect(await rows.count()).toBe(2);
+    await expect.poll(() => rows.count()).toBe(2);
     const cells = async (i: number) => (await rows.nth(i).locator('td').allInnerTexts()).map((t) => t.trim()).slice(1, 4);
     expect(await cells(0)).toEqual(['claude-sonnet-4', '5', '1.75']);
     expect(await cells(1)).toEqual(['gpt-4.1', '4', '0.5']);
@@ -79,7 +79,7 @@ describe('SQL console', () => {
     await chart.getByLabel('Chart y column').selectOption({ label: 'cost' });
     await chart.getByRole('button', { name: 'Line' }).click();
     await chart.locator('.recharts-line').waitFor();
-    expect(await chart.locator('.recharts-bar-rectangle').count()).toBe(0);
+    await expect.poll(() => chart.locator('.recharts-bar-rectangle').count()).toBe(0);
   });
 
   it('downloads the result as CSV and JSON', async () => {

@@ -72,7 +72,7 @@ describe('dashboard', () => {
     await page.locator('.recharts-surface').first().waitFor();
     // Runs, cost, steps and failure modes over time, each drawn with data.
     await expect.poll(() => page.locator('.chart-card').count()).toBe(4);
-    expect(await page.locator('.chart-card').first().locator('.recharts-bar-rectangle path').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.chart-card').first().locator('.recharts-bar-rectangle path').count()).toBeGreaterThan(0);
     expect(await page.getByRole('heading', { name: 'Failure modes' }).isVisible()).toBe(true);
   });
 
@@ -121,7 +121,7 @@ describe('dashboard', () => {
     await page.waitForURL(/\/runs$/);
     const rows = page.locator('tr[data-run-id]');
     await rows.first().waitFor();
-    expect(await rows.count()).toBe(FIXTURE_RUNS.length);
+    await expect.poll(() => rows.count()).toBe(FIXTURE_RUNS.length);
 
     const alpha = page.locator('tr[data-run-id="bt-run-alpha"]');
     const text = (await alpha.innerText()).replace(/\s+/g, ' ');
@@ -176,7 +176,7 @@ describe('dashboard', () => {
     }
 
     const stepCards = page.locator('.step-card');
-    expect(await stepCards.count()).toBe(3);
+    await expect.poll(() => stepCards.count()).toBe(3);
     const failing = page.locator('#step-1');
     const failingText = await failing.innerText();
     expect(failingText).toContain("ImportError: cannot import name 'FilteredRelation'");
@@ -224,7 +224,7 @@ describe('dashboard', () => {
     await page.getByTestId('kpi-events-s').waitFor();
     await expect.poll(() => kpi('rejected')).not.toBe('0');
     const rejections = page.getByRole('region', { name: 'Recent rejections' });
-    expect(await rejections.locator('tbody tr').count()).toBeGreaterThan(0);
+    await expect.poll(() => rejections.locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await rejections.innerText()).toMatch(/run_id/);
     await page.getByRole('region', { name: 'Throughput' }).locator('.recharts-surface').waitFor();
   });

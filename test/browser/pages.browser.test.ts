@@ -69,10 +69,10 @@ describe('failure modes page', () => {
     await page.getByTestId('kpi-failed-runs').waitFor();
     expect(await text('kpi-failed-runs')).toBe(report.failed.toLocaleString('en-US'));
     await bars('chart-mode-distribution').first().waitFor();
-    expect(await bars('chart-mode-distribution').count()).toBe(report.modes.length);
-    expect(await bars('chart-mode-trend').count()).toBeGreaterThan(0);
-    expect(await page.locator('[data-testid="failure-breakdown"] tbody tr').count()).toBeGreaterThan(1);
-    expect(await page.locator('[data-testid="failure-examples"] tbody tr').count()).toBe(report.modes.length);
+    await expect.poll(() => bars('chart-mode-distribution').count()).toBe(report.modes.length);
+    await expect.poll(() => bars('chart-mode-trend').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('[data-testid="failure-breakdown"] tbody tr').count()).toBeGreaterThan(1);
+    await expect.poll(() => page.locator('[data-testid="failure-examples"] tbody tr').count()).toBe(report.modes.length);
     expect(errors).toEqual([]);
   });
 
@@ -127,8 +127,8 @@ describe('loops page', () => {
     await page.getByTestId('kpi-loops').waitFor();
     expect(await text('kpi-loops')).toBe(report.totals.loops.toLocaleString('en-US'));
     await bars('chart-loops-by-model').first().waitFor();
-    expect(await bars('chart-loops-by-model').count()).toBe((await api('/api/v1/loops/groups?by=model')).rows.length);
-    expect(await bars('chart-loops-by-tool').count()).toBeGreaterThan(0);
+    await expect.poll(() => bars('chart-loops-by-model').count()).toBe((await api('/api/v1/loops/groups?by=model')).rows.length);
+    await expect.poll(() => bars('chart-loops-by-tool').count()).toBeGreaterThan(0);
 
     const first = report.loops[0];
     const row = page.locator('[data-testid="loops-table"] tbody tr').first();
@@ -156,7 +156,7 @@ describe('costs page', () => {
     const spikes = await api('/api/v1/costs/spikes?limit=25');
     await page.goto(`${server.url}/costs`);
     await bars('chart-spend-by-model').first().waitFor();
-    expect(await page.locator('[data-testid="chart-spend-by-model"] .recharts-legend-item').count()).toBeGreaterThan(1);
+    await expect.poll(() => page.locator('[data-testid="chart-spend-by-model"] .recharts-legend-item').count()).toBeGreaterThan(1);
     const topRows = page.locator('[data-testid="top-runs"] tbody tr');
     await topRows.first().waitFor();
     expect(await topRows.evaluateAll((trs) => trs.map((t) => t.getAttribute('data-run-id')))).toEqual(top.runs.map((r: any) => r.run_id));
@@ -197,8 +197,8 @@ describe('compare page', () => {
     const cells = async () => (await runsRow.locator('td').allTextContents()).map((t) => t.trim());
     expect((await cells()).slice(1, 3)).toEqual([report.a.runs.toLocaleString('en-US'), report.b.runs.toLocaleString('en-US')]);
     expect(await page.locator('[data-testid="compare-table"] tr[data-metric="completion_rate"] .sig').textContent()).toContain('p');
-    expect(await bars('chart-compare-completion').count()).toBe(2);
-    expect(await bars('chart-mode-shift').count()).toBeGreaterThan(0);
+    await expect.poll(() => bars('chart-compare-completion').count()).toBe(2);
+    await expect.poll(() => bars('chart-mode-shift').count()).toBeGreaterThan(0);
 
     await page.getByRole('combobox', { name: 'Cohort B' }).selectOption(c);
     await page.waitForURL(new RegExp(`b=${encodeURIComponent(c)}`));

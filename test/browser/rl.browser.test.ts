@@ -74,7 +74,7 @@ describe('RL pages', () => {
     const always = await page.getByTestId('rl-always-table').locator('tbody td:first-child').allTextContents();
     expect(always).toEqual(expect.arrayContaining(['rl-task-03', 'rl-task-04', 'rl-task-05']));
     expect(await page.getByTestId('rl-flaky-table').locator('tbody td:first-child').allTextContents()).toEqual(['rl-task-06']);
-    expect(await page.getByTestId('rl-environment-table').locator('tbody tr').count()).toBe(4);
+    await expect.poll(() => page.getByTestId('rl-environment-table').locator('tbody tr').count()).toBe(4);
     // An example run opens its trajectory.
     await page.getByTestId('rl-flaky-table').locator('tbody a').first().click();
     await page.waitForURL(/\/runs\/rl-s/);
