@@ -14,6 +14,7 @@ import { loadConfig } from '../bin/config.js';
 import { generateDemoRuns } from '../ingest/demo/index.js';
 import { startServer } from '../server/index.js';
 import { openServices } from '../server/services.js';
+import { timeEndpoints } from './time-endpoints.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -106,29 +107,7 @@ const endpoints: Array<[string, string, number]> = [
   ['run detail', `/api/v1/runs/${sample?.run_id}`, 300],
 ];
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = (s.length - 1) * q;
-  return s[Math.floor(h)] + (h - Math.floor(h)) * (s[Math.ceil(h)] - s[Math.floor(h)]);
-};
-console.log(`\n${'endpoint'.padEnd(30)} ${'median ms'.padStart(10)} ${'p95 ms'.padStart(8)}  target`);
-let missed = 0;
-for (const [name, path, target] of endpoints) {
-  const once = async () => {
-    const t = performance.now();
-    const res = await fetch(server.url + path);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
-    return performance.now() - t;
-  };
-  await once();
-  const times: number[] = [];
-  for (let i = 0; i < ITERATIONS; i++) times.push(await once());
-  const p95 = quantile(times, 0.95);
-  if (p95 > target) missed++;
-  console.log(`${name.padEnd(30)} ${quantile(times, 0.5).toFixed(0).padStart(10)} ${p95.toFixed(0).padStart(8)}  < ${target}${p95 > target ? '  MISSED' : ''}`);
-}
-console.log(`\n${missed === 0 ? 'every endpoint within its target' : `${missed} endpoint(s) over target`}`);
+await timeEndpoints(server.url, endpoints, ITERATIONS);
 await server.close();
 if (!args['data-dir'] && !args.keep) rmSync(dir, { recursive: true, force: true });
 else console.log(`data kept in ${dir}`);

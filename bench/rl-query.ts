@@ -17,6 +17,7 @@ import { loadConfig } from '../bin/config.js';
 import { mixSeed, Rng } from '../ingest/demo/prng.js';
 import { startServer } from '../server/index.js';
 import { openServices } from '../server/services.js';
+import { timeEndpoints } from './time-endpoints.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -166,30 +167,7 @@ const endpoints: Array<[string, string]> = [
   ['environments', `/api/v1/environments?project=${PROJECT}`],
   ['environments, last 2 days', `/api/v1/environments?project=${PROJECT}&from=${recent}`],
 ];
-const TARGET = 300;
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = (s.length - 1) * q;
-  return s[Math.floor(h)] + (h - Math.floor(h)) * (s[Math.ceil(h)] - s[Math.floor(h)]);
-};
-console.log(`\n${'endpoint'.padEnd(30)} ${'median ms'.padStart(10)} ${'p95 ms'.padStart(8)}  target`);
-let missed = 0;
-for (const [name, path] of endpoints) {
-  const once = async () => {
-    const t = performance.now();
-    const res = await fetch(server.url + path);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
-    return performance.now() - t;
-  };
-  await once();
-  const times: number[] = [];
-  for (let i = 0; i < ITERATIONS; i++) times.push(await once());
-  const p95 = quantile(times, 0.95);
-  if (p95 > TARGET) missed++;
-  console.log(`${name.padEnd(30)} ${quantile(times, 0.5).toFixed(0).padStart(10)} ${p95.toFixed(0).padStart(8)}  < ${TARGET}${p95 > TARGET ? '  MISSED' : ''}`);
-}
-console.log(`\n${missed === 0 ? 'every endpoint within its target' : `${missed} endpoint(s) over target`}`);
+await timeEndpoints(server.url, endpoints.map(([name, path]) => [name, path, 300] as const), ITERATIONS);
 await server.close();
 if (!args['data-dir'] && !args.keep) rmSync(dir, { recursive: true, force: true });
 else console.log(`data kept in ${dir}`);
