@@ -9,7 +9,7 @@ import { useFilters } from '../hooks/use-filters.js';
 import { useTheme } from '../hooks/use-theme.js';
 
 /** Pages about one thing (a run, the ingest pipeline, the SQL console) have no filter bar. */
-const NO_FILTERS = [/^\/runs\/.+/, /^\/ingest$/, /^\/console$/];
+const NO_FILTERS = [/^\/runs\/.+/, /^\/ingest$/, /^\/console$/, /^\/alerts$/];
 
 export function Layout() {
   const filterState = useFilters();
