@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
+/** Like int, where 0 turns the feature off. */
+const intOrOff = (def: number) => z.coerce.number().int().nonnegative().default(def);
 const optionalString = z
   .string()
   .optional()
@@ -53,6 +55,7 @@ const envSchema = z.object({
   TRAJSCOPE_ANALYSIS_DELAY_MS: int(200),
   TRAJSCOPE_ANALYSIS_DEBOUNCE_MS: int(2_000),
   TRAJSCOPE_ANALYSIS_SWEEP_MS: int(60_000),
+  TRAJSCOPE_COMPACT_IDLE_MS: intOrOff(10_000),
   TRAJSCOPE_LOOP_MIN_REPEATS: int(3),
   TRAJSCOPE_LOOP_MIN_CYCLE_REPETITIONS: int(3),
   TRAJSCOPE_LOOP_STALL_ERROR_STEPS: int(4),
@@ -131,6 +134,8 @@ export interface Config {
     debounceMs: number;
     /** How often to look for idle (abandoned) and not yet analysed runs. */
     sweepMs: number;
+    /** Embedded engine: merge run_analysis into one part after this long without writes (0: never). */
+    compactIdleMs: number;
     loops: { minRepeats: number; minCycleRepetitions: number; stallErrorSteps: number; stallSteps: number };
     /** Live loop detection: runs tracked at most, and idle time after which one is dropped. */
     liveMaxRuns: number;
@@ -229,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       delayMs: e.TRAJSCOPE_ANALYSIS_DELAY_MS,
       debounceMs: e.TRAJSCOPE_ANALYSIS_DEBOUNCE_MS,
       sweepMs: e.TRAJSCOPE_ANALYSIS_SWEEP_MS,
+      compactIdleMs: e.TRAJSCOPE_COMPACT_IDLE_MS,
       loops: {
         minRepeats: e.TRAJSCOPE_LOOP_MIN_REPEATS,
         minCycleRepetitions: e.TRAJSCOPE_LOOP_MIN_CYCLE_REPETITIONS,

@@ -4,6 +4,7 @@ import type { Config } from '../bin/config.js';
 import { BatchWriter } from '../ingest/batch-writer.js';
 import { EventIngestor } from '../ingest/event-ingestor.js';
 import { RunAnalyzer } from '../ingest/analysis/run-analyzer.js';
+import { TableCompactor } from '../storage/compaction.js';
 import { LiveLoopDetector } from '../ingest/analysis/live-loops.js';
 import { loadPriceBook } from '../ingest/load-prices.js';
 import type { KafkaRuntime } from '../ingest/kafka/kafka-runtime.js';
@@ -76,6 +77,13 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
   });
   ingestor.observe((events, stored) => analyzer.notify(events, stored));
   analyzer.start();
+  const compactor = new TableCompactor(storage, {
+    tables: ['run_analysis'],
+    idleMs: storage.embedded ? config.analysis.compactIdleMs : 0,
+    onCompacted: (table, ms) => log.debug(`compacted ${table} in ${ms} ms`),
+    onError: (err) => log.warn('compacting run_analysis failed; it will be retried', err),
+  });
+  compactor.start();
   const alerts = new AlertEngine(storage, { config, prices, onError: (msg, err) => log.warn(msg, err) });
   await alerts.start();
   ingestor.observe((events) => alerts.onEvents(events));
@@ -120,6 +128,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
       await liveLoops.close();
       await alerts.close();
       await analyzer.close();
+      await compactor.close();
       keys.close();
       await sqlConsole.close();
       await storage.close();

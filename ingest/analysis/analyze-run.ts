@@ -186,7 +186,8 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     self_corrected: selfCorrection.numerator,
     rework_repeated: rework.numerator,
     actions: rework.denominator,
-    step_input_tokens: [...rows.steps].sort((a, b) => a.step - b.step).map((x) => x.input_tokens),
+    // UInt32 column (0012): saturate rather than wrap an absurd count.
+    step_input_tokens: [...rows.steps].sort((a, b) => a.step - b.step).map((x) => Math.min(x.input_tokens, 0xffffffff)),
     tool_names: [...tools.keys()],
     tool_call_counts: [...tools.values()].map((t) => t.calls),
     tool_error_counts: [...tools.values()].map((t) => t.errors),
