@@ -24,8 +24,9 @@ export interface RowContext {
 }
 
 /**
- * Columns of the tables whose rows all carry the same fields, in insert order (rows then travel
- * as compact arrays). `runs` rows carry different subsets and go as objects.
+ * Columns of the tables whose rows all carry the same fields, in insert order: eventsToRows
+ * builds their rows as arrays of values in this order (they travel as compact arrays). `runs`
+ * rows carry different subsets and are objects.
  */
 export const TABLE_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
   steps: ['project', 'run_id', 'step', 'event_id', 'ts', 'model', 'input_tokens', 'output_tokens', 'cache_read_tokens',
@@ -155,63 +156,54 @@ function runEndRow(e: RunEndEvent): object {
   };
 }
 
-function stepRow(e: StepEvent, model: string, prices: PriceBook): object {
+// Rows of the event tables are arrays in TABLE_COLUMNS order (they travel as JSONCompactEachRow),
+// built straight from the event: no object per row, no re-ordering at insert time.
+function stepRow(e: StepEvent, model: string, prices: PriceBook): unknown[] {
   const priced = e.cost_usd === null ? prices.cost(model, e) : null;
-  return {
-    project: e.project,
-    run_id: e.run_id,
-    step: e.step,
-    event_id: e.event_id,
-    ts: e.ts,
+  return [
+    e.project,
+    e.run_id,
+    e.step,
+    e.event_id,
+    e.ts,
     model,
-    input_tokens: e.input_tokens,
-    output_tokens: e.output_tokens,
-    cache_read_tokens: e.cache_read_tokens,
-    cache_write_tokens: e.cache_write_tokens,
-    reasoning_tokens: e.reasoning_tokens,
-    cost_usd: e.cost_usd ?? priced ?? 0,
-    cost_estimated: e.cost_usd === null && priced !== null,
-    latency_ms: e.latency_ms,
-    action: e.action,
-    observation: e.observation,
-    error_type: e.error_type,
-    error_message: e.error_message,
-    truncated: e.truncated,
-    metadata: json(e.metadata),
-  };
+    e.input_tokens,
+    e.output_tokens,
+    e.cache_read_tokens,
+    e.cache_write_tokens,
+    e.reasoning_tokens,
+    e.cost_usd ?? priced ?? 0,
+    e.cost_usd === null && priced !== null,
+    e.latency_ms,
+    e.action,
+    e.observation,
+    e.error_type,
+    e.error_message,
+    e.truncated,
+    json(e.metadata),
+  ];
 }
 
-function toolCallRow(e: ToolCallEvent): object {
-  return {
-    project: e.project,
-    run_id: e.run_id,
-    call_id: e.call_id,
-    step: e.step,
-    event_id: e.event_id,
-    ts: e.ts,
-    tool: e.tool,
-    arguments: e.arguments,
-    status: e.status,
-    error_type: e.error_type,
-    error_message: e.error_message,
-    duration_ms: e.duration_ms,
-    output: e.output,
-    truncated: e.truncated,
-    metadata: json(e.metadata),
-  };
+function toolCallRow(e: ToolCallEvent): unknown[] {
+  return [
+    e.project,
+    e.run_id,
+    e.call_id,
+    e.step,
+    e.event_id,
+    e.ts,
+    e.tool,
+    e.arguments,
+    e.status,
+    e.error_type,
+    e.error_message,
+    e.duration_ms,
+    e.output,
+    e.truncated,
+    json(e.metadata),
+  ];
 }
 
-function scoreRow(e: ScoreEvent): object {
-  return {
-    project: e.project,
-    run_id: e.run_id,
-    name: e.name,
-    source: e.source,
-    event_id: e.event_id,
-    ts: e.ts,
-    value: e.value,
-    comment: e.comment,
-    truncated: e.truncated,
-    metadata: json(e.metadata),
-  };
+function scoreRow(e: ScoreEvent): unknown[] {
+  return [e.project, e.run_id, e.name, e.source, e.event_id, e.ts, e.value, e.comment, e.truncated, json(e.metadata)];
 }

@@ -10,7 +10,7 @@ export const RUN_STATUSES = ['success', 'failure', 'error', 'timeout', 'cancelle
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** RFC 3339 date-time (with a zone) or epoch milliseconds. */
-const RFC3339 =
+export const RFC3339 =
   /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 export const timestampSchema = z.union([
   z.string().regex(RFC3339, 'must be an RFC 3339 date-time with a zone, e.g. 2026-11-30T09:00:00Z'),

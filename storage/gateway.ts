@@ -35,7 +35,8 @@ export interface Storage {
   command(sql: string, params?: QueryParams): Promise<void>;
   /**
    * Inserts rows; the token makes a retried insert of the same rows a no-op. With `columns`,
-   * the rows travel as compact arrays in that order (faster for the engine to parse).
+   * the rows travel as compact arrays in that order (faster for the engine to parse); a row may
+   * then already be such an array (values in `columns` order) instead of an object.
    */
   insert(table: string, rows: readonly object[], dedupToken?: string, columns?: readonly string[]): Promise<void>;
   /**
@@ -50,6 +51,7 @@ export interface Storage {
 
 export async function openStorage(config: StorageConfig): Promise<Storage> {
   let client: ClickHouseClient;
+  let raw: RawInserter | undefined;
   if (config.url) {
     client = createClient({
       url: config.url,
@@ -63,9 +65,9 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
     mkdirSync(config.dataDir, { recursive: true });
     try {
       // The embedded engine keeps everything in the `default` database of its data folder.
-      client = createClient({
-        connection: createChdbConnection({ path: config.dataDir }) as never,
-      });
+      const connection = createChdbConnection({ path: config.dataDir });
+      client = createClient({ connection: connection as never });
+      raw = connection.chdb;
     } catch (err) {
       throw new StorageError(
         `cannot open the embedded ClickHouse engine at ${config.dataDir}: ${(err as Error).message}` +
@@ -74,12 +76,23 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
       );
     }
   }
-  const storage = new ClickHouseStorage(client, config);
+  const storage = new ClickHouseStorage(client, config, raw);
   if (!(await storage.ping())) {
     await client.close().catch(() => {});
     throw new StorageError(`ClickHouse is not reachable${config.url ? ` at ${config.url}` : ''}`);
   }
   return storage;
+}
+
+/** The embedded engine's raw insert: the payload bytes go to the engine as they are. */
+interface RawInserter {
+  rawInsert(params: {
+    table: string;
+    columns?: string[];
+    values: Buffer;
+    format: 'JSONEachRow' | 'JSONCompactEachRow';
+    settings?: Record<string, string>;
+  }): Promise<unknown>;
 }
 
 class ClickHouseStorage implements Storage {
@@ -88,6 +101,7 @@ class ClickHouseStorage implements Storage {
   constructor(
     readonly client: ClickHouseClient,
     readonly config: StorageConfig,
+    private readonly raw?: RawInserter,
   ) {
     this.embedded = !config.url;
   }
@@ -114,7 +128,18 @@ class ClickHouseStorage implements Storage {
     if (rows.length === 0) return;
     const clickhouse_settings = dedupToken ? { insert_deduplication_token: dedupToken } : undefined;
     try {
-      if (columns) {
+      if (this.raw) {
+        // Embedded: one buffer of rows handed to the engine, which parses it off the main thread.
+        // The token goes in the INSERT's own SETTINGS clause: a SET would outlive the statement on
+        // the shared session and could reach an insert running beside it.
+        await this.raw.rawInsert({
+          table,
+          columns: columns ? [...columns] : undefined,
+          values: encodeRows(rows, columns),
+          format: columns ? 'JSONCompactEachRow' : 'JSONEachRow',
+          settings: clickhouse_settings,
+        });
+      } else if (columns) {
         const values = rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null));
         await this.client.insert({ table, values, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings });
       } else {
@@ -137,6 +162,20 @@ class ClickHouseStorage implements Storage {
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/**
+ * Rows as one JSONCompactEachRow (with columns) or JSONEachRow payload, a row per line. JSON
+ * escapes every newline inside a value, so a raw newline always ends a row.
+ */
+export function encodeRows(rows: readonly object[], columns?: readonly string[]): Buffer {
+  let text = '';
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    text += JSON.stringify(columns && !Array.isArray(row) ? columns.map((c) => (row as Record<string, unknown>)[c] ?? null) : row);
+    text += '\n';
+  }
+  return Buffer.from(text, 'utf8');
 }
 
 export interface ConsoleLimits {
