@@ -15,9 +15,10 @@ const TREND_POINTS = 60;
 /** Trend x of runs without a training step when the trend is by training step (left out of it). */
 const NO_STEP = 'none';
 
-const METRICS = `count() AS runs, countIf(status != 'running') AS ended,
+/** Per (environment, x) cell; the tool times' digest is kept as a state for the totals. */
+const CELL_METRICS = `count() AS runs, countIf(status != 'running') AS ended,
   countIf(failure_mode = 'environment_error') AS env_errors, sum(length(tool_ms)) AS tool_calls,
-  quantilesTDigestArray(0.5, 0.95)(tool_ms) AS tool_q, sum(tool_ms_sum) AS tool_sum, sum(latency_ms_sum) AS model_sum`;
+  quantilesTDigestArrayState(0.5, 0.95)(tool_ms) AS tool_d, sum(tool_ms_sum) AS tool_sum, sum(latency_ms_sum) AS model_sum`;
 
 export async function getEnvironments(storage: Storage, f: RunFilters): Promise<Environments> {
   const stale = ANALYSED_ONLY;
@@ -42,11 +43,19 @@ export async function getEnvironments(storage: Storage, f: RunFilters): Promise<
     x = 'toString(toStartOfInterval(started_at, toIntervalSecond({bucket:UInt32})))';
   }
   const params: QueryParams = { bucket };
-  // One pass: per (environment, x) for the trend and per environment for the totals.
+  // One pass over the rollouts, per (environment, x); the totals per environment are summed
+  // from those cells (tool-time digests merged) instead of aggregating every rollout twice.
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT environment, ${x} AS x, grouping(x) AS total, ${METRICS}
-     FROM (${runSummarySql(f, params, stale)})
-     WHERE environment != ''
+    `SELECT environment, x, grouping(x) AS total, sum(runs) AS runs, sum(ended) AS ended, sum(env_errors) AS env_errors,
+            sum(tool_calls) AS tool_calls, if(grouping(x) = 1, quantilesTDigestArrayMerge(0.5, 0.95)(tool_d), any(finalizeAggregation(tool_d))) AS tool_q,
+            sum(tool_sum) AS tool_sum, sum(model_sum) AS model_sum
+     FROM
+     (
+       SELECT environment, ${x} AS x, ${CELL_METRICS}
+       FROM (${runSummarySql(f, params, stale)})
+       WHERE environment != ''
+       GROUP BY environment, x
+     )
      GROUP BY GROUPING SETS ((environment, x), (environment))`,
     params,
   );

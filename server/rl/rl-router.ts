@@ -1,11 +1,13 @@
 // GET /api/v1/rl/steps, /api/v1/rl/tasks, /api/v1/environments (same filters as /api/v1/runs)
 // and POST /api/v1/rl/trainer (the trainer reports its current step, for policy staleness).
+// The GET answers are reused until the storage is written again (rl-answer-cache.ts).
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
 import { parseQuery, runFiltersSchema } from '../runs/run-filters.js';
 import { getEnvironments } from './environments-queries.js';
+import { cachedAnswer } from './rl-answer-cache.js';
 import { getRlSteps } from './steps-queries.js';
 import { getRlTasks } from './tasks-queries.js';
 import { recordTrainerStep } from './trainer-store.js';
@@ -45,14 +47,15 @@ export function rlRouter(storage: Storage, defaultProject: string): Router {
   const router = Router();
   router.get('/api/v1/rl/steps', async (req, res) => {
     const q = parseQuery(stepsSchema, req.query);
-    res.json(await getRlSteps(storage, q, q.by, q.limit));
+    res.json(await cachedAnswer(storage, ['steps', q], () => getRlSteps(storage, q, q.by, q.limit)));
   });
   router.get('/api/v1/rl/tasks', async (req, res) => {
     const q = parseQuery(tasksSchema, req.query);
-    res.json(await getRlTasks(storage, q, { ks: q.k, minAttempts: q.min_attempts, limit: q.limit, verdict: q.verdict }));
+    res.json(await cachedAnswer(storage, ['tasks', q], () => getRlTasks(storage, q, { ks: q.k, minAttempts: q.min_attempts, limit: q.limit, verdict: q.verdict })));
   });
   router.get('/api/v1/environments', async (req, res) => {
-    res.json(await getEnvironments(storage, parseQuery(runFiltersSchema, req.query)));
+    const q = parseQuery(runFiltersSchema, req.query);
+    res.json(await cachedAnswer(storage, ['environments', q], () => getEnvironments(storage, q)));
   });
   router.post('/api/v1/rl/trainer', express.json({ limit: '16kb' }), async (req, res) => {
     const r = trainerSchema.safeParse(req.body);
