@@ -72,6 +72,8 @@ if (Number(n) < RUNS) {
   }
   await services.analyzer.drain();
 }
+// What a quiet server reaches 10 s after the last write (TRAJSCOPE_COMPACT_IDLE_MS).
+await services.compactor.compactNow();
 const [counts] = await services.storage.query<Record<string, string>>(
   `SELECT (SELECT uniqExact(run_id) FROM runs) AS runs, (SELECT count() FROM steps) AS steps, (SELECT count() FROM tool_calls) AS tool_calls,
           (SELECT count() FROM run_analysis FINAL) AS analysed`,

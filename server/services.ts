@@ -23,6 +23,8 @@ export interface Services {
   ingestor: EventIngestor;
   /** Analyses runs after their events are stored (run_analysis). */
   analyzer: RunAnalyzer;
+  /** Merges run_analysis when writes go quiet (embedded engine). */
+  compactor: TableCompactor;
   /** Live dead-loop detection of active runs (loop_detected signals). */
   liveLoops: LiveLoopDetector;
   /** Kafka consumer / producer of this process, when KAFKA_BROKERS is set (serve, ingest). */
@@ -115,6 +117,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     writer,
     ingestor,
     analyzer,
+    compactor,
     liveLoops,
     sqlConsole,
     keys,

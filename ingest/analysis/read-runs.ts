@@ -8,6 +8,8 @@ import type { RunRows, StoredStep, StoredToolCall, SummaryRow } from './analyze-
 
 export async function readRuns(storage: Storage, project: string, runIds: string[]): Promise<RunRows[]> {
   const p = { project, ids: runIds };
+  // Key columns only: with FINAL they may filter before the versions are collapsed (PREWHERE, much
+  // cheaper than WHERE, which filters after).
   const where = 'project = {project:String} AND run_id IN {ids:Array(String)}';
   const marks = await storage.query<{ run_id: string; wm: string }>(
     `SELECT run_id, toString(max(ingested_at)) AS wm FROM runs WHERE ${where} GROUP BY run_id`,
@@ -20,16 +22,16 @@ export async function readRuns(storage: Storage, project: string, runIds: string
     storage.query<Record<string, unknown>>(
       `SELECT run_id, step, toUnixTimestamp64Milli(ts) AS ts, action, observation, error_type, error_message,
               input_tokens, output_tokens, cost_usd, latency_ms
-       FROM steps FINAL WHERE ${where}`,
+       FROM steps FINAL PREWHERE ${where}`,
       p,
     ),
     storage.query<Record<string, unknown>>(
       `SELECT run_id, step, toUnixTimestamp64Milli(ts) AS ts, tool, arguments, status, error_type, error_message, output, duration_ms
-       FROM tool_calls FINAL WHERE ${where}`,
+       FROM tool_calls FINAL PREWHERE ${where}`,
       p,
     ),
     storage.query<{ run_id: string; value: number }>(
-      `SELECT run_id, argMax(value, ts) AS value FROM scores FINAL WHERE ${where} AND source = 'verifier' GROUP BY run_id`,
+      `SELECT run_id, argMax(value, ts) AS value FROM scores FINAL PREWHERE ${where} AND source = 'verifier' GROUP BY run_id`,
       p,
     ),
   ]);

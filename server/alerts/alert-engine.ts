@@ -234,12 +234,12 @@ export class AlertEngine {
     const [steps, calls] = await Promise.all([
       this.storage.query<{ step: number; action: string; observation: string; error_type: string; error_message: string }>(
         `SELECT step, action, observation, error_type, error_message FROM steps FINAL
-         WHERE project = {project:String} AND run_id = {run_id:String} AND step BETWEEN {first:UInt32} AND {last:UInt32} ORDER BY step`,
+         PREWHERE project = {project:String} AND run_id = {run_id:String} WHERE step BETWEEN {first:UInt32} AND {last:UInt32} ORDER BY step`,
         params,
       ),
       this.storage.query<{ step: number; tool: string; arguments: string; output: string }>(
         `SELECT step, tool, arguments, output FROM tool_calls FINAL
-         WHERE project = {project:String} AND run_id = {run_id:String} AND step BETWEEN {first:UInt32} AND {last:UInt32} ORDER BY step, call_id`,
+         PREWHERE project = {project:String} AND run_id = {run_id:String} WHERE step BETWEEN {first:UInt32} AND {last:UInt32} ORDER BY step, call_id`,
         params,
       ),
     ]);

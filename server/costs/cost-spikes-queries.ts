@@ -124,7 +124,7 @@ async function stepSpikes(storage: Storage, cohorts: CohortRow[], cfg: CostSpike
   const params: QueryParams = { projects: [...new Set(candidates.map((c) => c.project))], ids: candidates.map((c) => c.run_id) };
   const steps = await storage.query<{ project: string; run_id: string; step: number; input_tokens: number | string }>(
     `SELECT project, run_id, step, input_tokens FROM steps FINAL
-     WHERE project IN {projects:Array(String)} AND run_id IN {ids:Array(String)}`,
+     PREWHERE project IN {projects:Array(String)} AND run_id IN {ids:Array(String)}`,
     params,
   );
   const out: CostSpikesReport['steps'] = [];

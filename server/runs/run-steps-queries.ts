@@ -23,12 +23,12 @@ export async function getStepIndex(storage: Storage, runId: string, projectAsked
   const [steps, calls] = await Promise.all([
     storage.query<Record<string, unknown>>(
       `SELECT step, input_tokens, output_tokens, cost_usd, latency_ms, (error_type != '' OR error_message != '') AS failed
-       FROM steps FINAL WHERE project = {project:String} AND run_id = {run_id:String} ORDER BY step`,
+       FROM steps FINAL PREWHERE project = {project:String} AND run_id = {run_id:String} ORDER BY step`,
       p,
     ),
     storage.query<Record<string, unknown>>(
       `SELECT step, count() AS calls, countIf(status = 'error') AS errors
-       FROM tool_calls FINAL WHERE project = {project:String} AND run_id = {run_id:String} AND step IS NOT NULL GROUP BY step`,
+       FROM tool_calls FINAL PREWHERE project = {project:String} AND run_id = {run_id:String} WHERE step IS NOT NULL GROUP BY step`,
       p,
     ),
   ]);
@@ -54,20 +54,20 @@ export async function getStepIndex(storage: Storage, runId: string, projectAsked
  */
 export async function getStepWindow(storage: Storage, runId: string, project: string, offset: number, limit: number): Promise<StepWindow> {
   const p = { project, run_id: runId, off: offset, lim: limit };
-  const windowSteps = `SELECT step FROM steps FINAL WHERE project = {project:String} AND run_id = {run_id:String}
+  const windowSteps = `SELECT step FROM steps FINAL PREWHERE project = {project:String} AND run_id = {run_id:String}
                        ORDER BY step LIMIT {lim:UInt32} OFFSET {off:UInt32}`;
   const [steps, calls] = await Promise.all([
     storage.query<Record<string, unknown>>(
       `SELECT step, ts, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens,
               cost_usd, cost_estimated, latency_ms, action, observation, error_type, error_message, truncated, metadata
-       FROM steps FINAL WHERE project = {project:String} AND run_id = {run_id:String}
+       FROM steps FINAL PREWHERE project = {project:String} AND run_id = {run_id:String}
        ORDER BY step LIMIT {lim:UInt32} OFFSET {off:UInt32}`,
       p,
     ),
     storage.query<Record<string, unknown>>(
       `SELECT call_id, step, ts, tool, arguments, status, error_type, error_message, duration_ms, output, truncated
-       FROM tool_calls FINAL WHERE project = {project:String} AND run_id = {run_id:String}
-         AND (step IN (${windowSteps}) ${offset === 0 ? 'OR step IS NULL' : ''})
+       FROM tool_calls FINAL PREWHERE project = {project:String} AND run_id = {run_id:String}
+         WHERE (step IN (${windowSteps}) ${offset === 0 ? 'OR step IS NULL' : ''})
        ORDER BY ifNull(step, 4294967295), ts, call_id`,
       p,
     ),

@@ -79,7 +79,7 @@ export async function getRun(storage: Storage, runId: string, o: RunDetailOption
     getStepWindow(storage, runId, run.project, o.stepsOffset, o.stepsLimit),
     storage.query<Record<string, unknown>>(
       `SELECT name, value, source, comment, ts FROM scores FINAL
-       WHERE project = {project:String} AND run_id = {run_id:String} ORDER BY ts, name`,
+       PREWHERE project = {project:String} AND run_id = {run_id:String} ORDER BY ts, name`,
       { project: run.project, run_id: runId },
     ),
     getRunAnalysis(storage, run.project, runId),
