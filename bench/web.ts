@@ -1,5 +1,5 @@
 // Benchmark: the dashboard's weight and speed in a real browser.
-//   npx tsx bench/web.ts [--runs 5000] [--iterations 5] [--data-dir DIR] [--keep] [--no-build]
+//   npx tsx bench/web.ts [--runs 5000] [--iterations 5] [--data-dir DIR] [--keep] [--no-build] [--waterfall]
 // 1. Builds the dashboard (vite, production) and prints the gzip size of the initial JavaScript
 //    (the scripts index.html loads and preloads) and of all JavaScript.
 // 2. Fills a data folder with N seeded demo runs plus one run of 5,000 steps through the ingest
@@ -30,6 +30,7 @@ const { values: args } = parseArgs({
     'data-dir': { type: 'string' },
     keep: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
+    waterfall: { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(args.runs);
@@ -93,7 +94,13 @@ async function timeTo(path: string, ready: string[]): Promise<number> {
   // A string, not a function: tsx would wrap a function's inner names in a helper the page lacks.
   await page.addInitScript(`(() => {
     const sels = ${JSON.stringify(ready)};
+    window.__marks = [];
+    window.__longTasks = [];
+    try {
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+    } catch (e) {}
     const check = () => {
+      if (!window.__rootAt && document.querySelector('#root > *')) window.__rootAt = performance.now();
       if (sels.every((s) => document.querySelector(s))) window.__readyAt = performance.now();
       else requestAnimationFrame(check);
     };
@@ -102,9 +109,33 @@ async function timeTo(path: string, ready: string[]): Promise<number> {
   await page.goto(`${server.url}${path}`);
   await page.waitForFunction(() => (window as unknown as { __readyAt?: number }).__readyAt !== undefined, undefined, { timeout: 30_000 });
   const ms = await page.evaluate(() => (window as unknown as { __readyAt: number }).__readyAt);
+  if (args.waterfall) await printWaterfall(page, path, ms);
   await context.close();
   if (errors.length) throw new Error(`page errors on ${path}: ${errors.join('; ')}`);
   return ms;
+}
+/** --waterfall: where one load's time went (resource timing, long tasks, React's first DOM). */
+async function printWaterfall(page: import('playwright-core').Page, path: string, readyMs: number): Promise<void> {
+  const w = await page.evaluate(`(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const res = performance.getEntriesByType('resource').map((r) => ({ name: r.name, start: r.startTime, reqStart: r.requestStart, resStart: r.responseStart, end: r.responseEnd, size: r.transferSize }));
+    const paint = performance.getEntriesByType('paint').map((p) => [p.name, p.startTime]);
+    return { nav: { resStart: nav.responseStart, end: nav.responseEnd, domInteractive: nav.domInteractive, dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd }, res, paint, root: window.__rootAt, long: window.__longTasks };
+  })()`) as {
+    nav: Record<string, number>; res: Array<{ name: string; start: number; reqStart: number; resStart: number; end: number; size: number }>;
+    paint: Array<[string, number]>; root?: number; long: Array<[number, number]>;
+  };
+  const f = (x: number) => x.toFixed(0).padStart(6);
+  console.log(`\n--- waterfall of ${path} (ms from navigation start) ---`);
+  console.log(`${f(w.nav.resStart)} ${f(w.nav.end)}  document (first byte, end); DOM interactive ${w.nav.domInteractive.toFixed(0)}, DOMContentLoaded ${w.nav.dcl.toFixed(0)}`);
+  for (const r of w.res) {
+    const u = new URL(r.name);
+    console.log(`${f(r.start)} ${f(r.end)}  ${u.pathname}${u.search.length > 60 ? `${u.search.slice(0, 60)}…` : u.search}  (waiting ${(r.resStart - r.reqStart).toFixed(0)} ms, ${(r.size / 1024).toFixed(1)} KB)`);
+  }
+  for (const [name, t] of w.paint) console.log(`${f(t)}         ${name}`);
+  if (w.root !== undefined) console.log(`${f(w.root)}         React's first DOM in #root`);
+  for (const [t, d] of w.long) console.log(`${f(t)} ${f(t + d)}  long task (${d.toFixed(0)} ms)`);
+  console.log(`${f(readyMs)}         ready`);
 }
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -23,6 +23,7 @@ import type { Services } from './services.js';
 import { sqlRouter } from './sql/sql-router.js';
 import { savedQueriesRouter } from './sql/saved-queries-router.js';
 import { alertsRouter } from './alerts/alerts-router.js';
+import { dashboardRouter } from './dashboard/dashboard-router.js';
 
 export function createApp(s: Services): Express {
   const app = express();
@@ -50,9 +51,7 @@ export function createApp(s: Services): Express {
   app.use(['/api', '/v1'], (req, _res, next) => next(new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.originalUrl}`)));
   const web = repoPath('dist', 'web');
   if (existsSync(web)) {
-    app.use(express.static(web, { index: 'index.html', maxAge: '1h' }));
-    // Client-side routes of the dashboard get its index page.
-    app.get(/^\/(?!api\/|v1\/).*/, (_req, res) => res.sendFile(`${web}/index.html`));
+    app.use(dashboardRouter(web));
   } else {
     app.get('/', (_req, res) => res.type('text').send('Trajscope API is running; the dashboard is not built (npm run build).'));
   }

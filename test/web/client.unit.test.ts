@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorFromResponse, getJson } from '../../web/src/api/client.js';
+import { ApiError, errorFromResponse, getJson, prefetch } from '../../web/src/api/client.js';
 
 function fakeFetch(status: number, body: string, statusText = ''): typeof fetch {
   return (async () => new Response(body, { status, statusText })) as typeof fetch;
@@ -30,5 +30,50 @@ describe('API client errors', () => {
     const err = await getJson('/x', {}, failing).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).isNetwork).toBe(true);
+  });
+});
+
+describe('prefetch', () => {
+  /** A fetch that answers {n: calls so far} and counts its calls. */
+  function countingFetch() {
+    const f = Object.assign(
+      (async () => {
+        f.calls++;
+        return new Response(JSON.stringify({ n: f.calls }), { status: 200 });
+      }) as unknown as typeof fetch,
+      { calls: 0 },
+    );
+    return f;
+  }
+
+  it('gives the first ask of a prefetched path its answer, and asks again after that', async () => {
+    const early = countingFetch();
+    const later = countingFetch();
+    prefetch(() => [getJson('/p/one', {}, early)]);
+    expect(early.calls).toBe(1);
+    await expect(getJson('/p/one', {}, later)).resolves.toEqual({ n: 1 });
+    expect(later.calls).toBe(0);
+    await expect(getJson('/p/one', {}, later)).resolves.toEqual({ n: 1 });
+    expect(later.calls).toBe(1);
+  });
+
+  it('does not hand a prefetched answer to another path', async () => {
+    const early = countingFetch();
+    const later = countingFetch();
+    prefetch(() => [getJson('/p/two?a=1', {}, early)]);
+    await getJson('/p/two?a=2', {}, later);
+    expect(later.calls).toBe(1);
+  });
+
+  it('rejects with an AbortError when the asking view aborts, and keeps a failure for the view', async () => {
+    const early = countingFetch();
+    prefetch(() => [getJson('/p/three', {}, early)]);
+    const ctrl = new AbortController();
+    const asked = getJson('/p/three', { signal: ctrl.signal });
+    ctrl.abort();
+    await expect(asked).rejects.toMatchObject({ name: 'AbortError' });
+
+    prefetch(() => [getJson('/p/four', {}, fakeFetch(500, '{"error":{"code":"internal","message":"boom"}}'))]);
+    await expect(getJson('/p/four', {}, countingFetch())).rejects.toMatchObject({ status: 500, code: 'internal' });
   });
 });

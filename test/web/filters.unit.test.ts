@@ -4,6 +4,7 @@ import {
   bucketFor,
   DEFAULT_RANGE,
   filtersToApiParams,
+  filterSearchOf,
   filtersToSearch,
   parseFilters,
   rangeLabel,
@@ -48,6 +49,12 @@ describe('filters in the URL', () => {
     const out = filtersToSearch(withDimension(parseFilters(base), 'model', 'new'), base);
     expect(out.get('sort')).toBe('cost_usd');
     expect(out.get('model')).toBe('new');
+  });
+
+  it('reduces a query string to its filters in one canonical form', () => {
+    expect(filterSearchOf(new URLSearchParams('sort=cost_usd&range=7d&model=m&step=3'))).toBe('?model=m');
+    expect(filterSearchOf(new URLSearchParams('range=24h&model=m'))).toBe(filterSearchOf(new URLSearchParams('model=m&range=24h&x=1')));
+    expect(filterSearchOf(new URLSearchParams('tag=bad'))).toBe('');
   });
 
   it('clears a dimension with an empty value', () => {

@@ -51,8 +51,52 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+// Answers of requests started before the app mounted (`prefetch`), by path; the first getJson
+// of the same path takes one instead of asking again.
+const early = new Map<string, Promise<unknown>>();
+let prefetching = false;
+
+/**
+ * Starts `requests` (calls of `api.*`) at once and keeps their answers for the first asks of the
+ * same paths, so a view that mounts later (its code still loading) gets them without waiting.
+ */
+export function prefetch(requests: () => Promise<unknown>[]): void {
+  prefetching = true;
+  try {
+    // An answer nobody takes, or a failure, is the view's to see when it asks; not an error here.
+    for (const p of requests()) p.catch(() => {});
+  } finally {
+    prefetching = false;
+  }
+}
+
+/** `p`, or an AbortError as soon as `signal` aborts (the request itself goes on). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(new DOMException('aborted', 'AbortError'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('aborted', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** GETs `path` (relative to the API base, with its query string) and parses the JSON answer. */
-export async function getJson<T>(path: string, opts: RequestOptions = {}, fetchImpl: Fetch = fetch): Promise<T> {
+export function getJson<T>(path: string, opts: RequestOptions = {}, fetchImpl: Fetch = fetch): Promise<T> {
+  if (prefetching) {
+    const p = fetchJson<T>(path, {}, fetchImpl);
+    early.set(path, p);
+    return p;
+  }
+  const kept = early.get(path) as Promise<T> | undefined;
+  if (kept) {
+    early.delete(path);
+    return untilAborted(kept, opts.signal);
+  }
+  return fetchJson<T>(path, opts, fetchImpl);
+}
+
+async function fetchJson<T>(path: string, opts: RequestOptions, fetchImpl: Fetch): Promise<T> {
   let res: Response;
   try {
     res = await fetchImpl(`${API_BASE}${path}`, { headers: { accept: 'application/json', ...authHeaders() }, signal: opts.signal });

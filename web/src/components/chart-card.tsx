@@ -6,6 +6,11 @@ export const axisTick = { fontSize: 11, fill: 'var(--c-muted)' };
 export const gridStroke = 'var(--c-grid)';
 export const tooltipStyle = { fontSize: 12, borderRadius: 6 };
 export const legendStyle = { fontSize: 12 };
+/**
+ * `verticalCoordinatesGenerator` of a `<CartesianGrid vertical={false}>`: without one, recharts
+ * still works out where the vertical lines would go, measuring every x-axis label once more.
+ */
+export const noVerticalLines = (): number[] => [];
 
 export function ChartCard({
   title,

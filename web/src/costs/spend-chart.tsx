@@ -1,6 +1,6 @@
 // Spend over time, stacked by model; click a bar for the runs of that time window.
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { axisTick, ChartCard, gridStroke, legendStyle, barClick, tooltipStyle } from '../components/chart-card.js';
+import { axisTick, ChartCard, gridStroke, legendStyle, barClick, noVerticalLines, tooltipStyle } from '../components/chart-card.js';
 import { OTHER_COLOR, seriesColor } from '../lib/chart-colors.js';
 import { bucketLabel } from '../lib/chart-data.js';
 import { OTHER_KEY, type SpendByModel, type SpendRow } from '../lib/costs-view.js';
@@ -11,7 +11,7 @@ export function SpendChart({ data, bucketSeconds, onSelect }: { data: SpendByMod
     <ChartCard title="Spend over time by model" subtitle="USD per bucket · click a bar for its runs" tall className="span-2" testId="chart-spend-by-model">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data.rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={gridStroke} vertical={false} />
+          <CartesianGrid stroke={gridStroke} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
           <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, bucketSeconds)} tick={axisTick} tickLine={false} axisLine={{ stroke: gridStroke }} minTickGap={28} />
           <YAxis tickFormatter={(v: number) => formatUsdAxis(v)} tick={axisTick} tickLine={false} axisLine={false} width={52} />
           <Tooltip

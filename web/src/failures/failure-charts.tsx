@@ -1,7 +1,7 @@
 // Failure modes: distribution (bars per mode) and trend (stacked bars per time bucket).
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { FailuresReport } from '../../../schemas/api.js';
-import { axisTick, ChartCard, gridStroke, legendStyle, barClick, tooltipStyle } from '../components/chart-card.js';
+import { axisTick, ChartCard, gridStroke, legendStyle, barClick, noVerticalLines, tooltipStyle } from '../components/chart-card.js';
 import { bucketLabel } from '../lib/chart-data.js';
 import { modeLabel, type ModeTrendRow } from '../lib/failures-view.js';
 import { formatInt, formatPercent } from '../lib/format.js';
@@ -47,7 +47,7 @@ export function ModeTrend({
     <ChartCard title="Trend" subtitle="failed runs per bucket by mode · click a bar for its runs" testId="chart-mode-trend">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={gridStroke} vertical={false} />
+          <CartesianGrid stroke={gridStroke} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
           <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, bucketSeconds)} tick={axisTick} tickLine={false} axisLine={{ stroke: gridStroke }} minTickGap={28} />
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={32} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={(t) => (typeof t === 'number' ? bucketLabel(t, bucketSeconds) : String(t))} />

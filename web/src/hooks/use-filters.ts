@@ -1,7 +1,8 @@
 // The filter state of the current URL, and setters that write it back to the URL.
 import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
-import { filtersToSearch, parseFilters, FILTER_PARAMS, type Filters } from '../lib/filters.js';
+import { takeFirstViewNow } from '../api/first-view.js';
+import { filtersToSearch, filterSearchOf, parseFilters, type Filters } from '../lib/filters.js';
 
 export interface FilterState {
   filters: Filters;
@@ -17,19 +18,15 @@ export interface FilterState {
 
 export function useFilters(): FilterState {
   const [params, setParams] = useSearchParams();
-  const filterSearch = useMemo(() => {
-    const only = new URLSearchParams();
-    for (const [k, v] of params) if ((FILTER_PARAMS as readonly string[]).includes(k)) only.append(k, v);
-    const s = filtersToSearch(parseFilters(only)).toString();
-    return s ? `?${s}` : '';
-  }, [params]);
+  const filterSearch = useMemo(() => filterSearchOf(params), [params]);
   const filters = useMemo(() => parseFilters(new URLSearchParams(filterSearch)), [filterSearch]);
   const { pathname } = useLocation();
   const [tick, setTick] = useState(0);
   // `now` is re-read when the filters or the page change or the user refreshes, not on every
-  // render (so one view asks all its endpoints about the same window).
+  // render (so one view asks all its endpoints about the same window). The first one is the
+  // instant main.tsx asked for the first view's data with, so the page's requests find it.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const now = useMemo(() => new Date(), [filterSearch, pathname, tick]);
+  const now = useMemo(() => takeFirstViewNow() ?? new Date(), [filterSearch, pathname, tick]);
 
   const setFilters = useCallback(
     (f: Filters) => setParams((prev) => filtersToSearch(f, prev), { replace: false }),

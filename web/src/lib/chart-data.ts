@@ -1,5 +1,6 @@
 // Shapes API responses into rows recharts can draw. Pure.
 import type { StepRow, Timeseries, ToolCallRow } from '../../../schemas/api.js';
+import { dateFormat } from './format.js';
 
 export interface TimeseriesChartRow {
   /** Bucket start, epoch ms (x value). */
@@ -94,7 +95,7 @@ export function timeseriesRows(ts: Timeseries): TimeseriesChartRow[] {
 export function bucketLabel(t: number, bucketSeconds: number, timeZone?: string): string {
   const d = new Date(t);
   if (bucketSeconds < 86400) {
-    return new Intl.DateTimeFormat('en-US', {
+    return dateFormat({
       timeZone,
       month: 'short',
       day: 'numeric',
@@ -103,7 +104,7 @@ export function bucketLabel(t: number, bucketSeconds: number, timeZone?: string)
       hourCycle: 'h23',
     }).format(d);
   }
-  return new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric' }).format(d);
+  return dateFormat({ timeZone, month: 'short', day: 'numeric' }).format(d);
 }
 
 export interface StepChartRow {

@@ -1,5 +1,6 @@
 // The dashboard's filter state. It lives in the URL query string (so every view is a link you
 // can share) and is turned into API query parameters here. Pure functions only.
+import { dateFormat } from './format.js';
 
 export const RANGE_PRESETS = ['1h', '24h', '7d', '30d', 'all'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
@@ -71,6 +72,17 @@ export function parseFilters(params: URLSearchParams): Filters {
   return { dims, tags, range, from, to, q };
 }
 
+/**
+ * The filter part of a URL query string in canonical form ("?model=x&range=24h" or ''): only
+ * filter parameters, defaults dropped. Equal filter states give equal strings.
+ */
+export function filterSearchOf(params: URLSearchParams): string {
+  const only = new URLSearchParams();
+  for (const [k, v] of params) if ((FILTER_PARAMS as readonly string[]).includes(k)) only.append(k, v);
+  const s = filtersToSearch(parseFilters(only)).toString();
+  return s ? `?${s}` : '';
+}
+
 /** Writes the filter state into URL parameters, dropping defaults so links stay short. */
 export function filtersToSearch(f: Filters, base?: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams(base);
@@ -139,8 +151,8 @@ export function rangeLabel(f: Filters): string {
   const from = f.from ? new Date(f.from) : undefined;
   const to = f.to ? new Date(f.to) : undefined;
   const valid = (d: Date | undefined): d is Date => d !== undefined && !Number.isNaN(d.getTime());
-  const day = (d: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' }).format(d);
-  const time = (d: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+  const day = (d: Date) => dateFormat({ timeZone: 'UTC', month: 'short', day: 'numeric' }).format(d);
+  const time = (d: Date) => dateFormat({ timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
   const full = (d: Date) => `${day(d)}, ${time(d)}`;
   if (valid(from) && valid(to)) {
     const sameDay = day(from) === day(to) && from.getUTCFullYear() === to.getUTCFullYear();

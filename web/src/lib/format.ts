@@ -12,6 +12,31 @@ function missing(n: Maybe): n is null | undefined {
 
 const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
+// Building an Intl formatter costs far more than formatting with one (a chart's axis formats
+// hundreds of labels per draw), so each distinct set of options is built once.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
+/** The en-US date formatter for `options`, built once per distinct options. */
+export function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let f = dateFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', options);
+    dateFormats.set(key, f);
+  }
+  return f;
+}
+
+function numberFormat(maximumFractionDigits: number): Intl.NumberFormat {
+  let f = numberFormats.get(maximumFractionDigits);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { maximumFractionDigits });
+    numberFormats.set(maximumFractionDigits, f);
+  }
+  return f;
+}
+
 /** 12345 → "12,345". */
 export function formatInt(n: Maybe): string {
   if (missing(n)) return NONE;
@@ -21,7 +46,7 @@ export function formatInt(n: Maybe): string {
 /** A plain number with at most `digits` decimals: 3.14159 → "3.1". */
 export function formatNumber(n: Maybe, digits = 1): string {
   if (missing(n)) return NONE;
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }).format(n);
+  return numberFormat(digits).format(n);
 }
 
 /**
@@ -116,7 +141,7 @@ export function formatInterval(ci: { low: number; high: number } | null | undefi
 /** Reward or score value: integers plain, fractions with up to 3 decimals. */
 export function formatScore(n: Maybe): string {
   if (missing(n)) return NONE;
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(n);
+  return numberFormat(3).format(n);
 }
 
 /**
@@ -129,7 +154,7 @@ export function formatTimestamp(iso: string | null | undefined, opts: { timeZone
   if (Number.isNaN(d.getTime())) return NONE;
   const now = opts.now ?? new Date();
   const sameYear = yearIn(d, opts.timeZone) === yearIn(now, opts.timeZone);
-  const fmt = new Intl.DateTimeFormat('en-US', {
+  const fmt = dateFormat({
     timeZone: opts.timeZone,
     year: sameYear ? undefined : 'numeric',
     month: 'short',
@@ -143,7 +168,7 @@ export function formatTimestamp(iso: string | null | undefined, opts: { timeZone
 }
 
 function yearIn(d: Date, timeZone: string | undefined): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric' }).format(d);
+  return dateFormat({ timeZone, year: 'numeric' }).format(d);
 }
 
 /** "3 minutes ago" style relative time; `now` is injectable for tests. */

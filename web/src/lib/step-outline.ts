@@ -3,6 +3,9 @@
 // the step a link points at (?step=N or #step-N).
 import type { LoopInfo, StepIndex } from '../../../schemas/api.js';
 
+/** Steps per window of full steps the viewer fetches (GET /runs/:id/steps?offset=&limit=). */
+export const STEP_WINDOW = 100;
+
 export interface OutlineRow {
   step: number;
   /** Last step folded into this row (== step unless binned). */

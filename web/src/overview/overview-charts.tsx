@@ -1,6 +1,7 @@
 // The overview's charts over time. Clicking a bucket opens the runs of that time window.
 import type { ReactNode } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { noVerticalLines } from '../components/chart-card.js';
 import { bucketLabel, type TimeseriesChartRow } from '../lib/chart-data.js';
 import { formatInt, formatUsd, formatUsdAxis } from '../lib/format.js';
 import { OTHER_MODES, type FailureModeRow } from '../lib/overview-data.js';
@@ -78,7 +79,7 @@ export function RunsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
     <ChartCard title="Runs and completion rate" subtitle="click a bar to see its runs">
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={chartRows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={C.grid} vertical={false} />
+          <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
           {xAxis(bucketSeconds)}
           <YAxis yAxisId="runs" allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <YAxis
@@ -120,7 +121,7 @@ export function CostChart({ rows, bucketSeconds, onSelect }: ChartProps) {
     <ChartCard title="Cost" subtitle="USD per bucket">
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={C.grid} vertical={false} />
+          <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
           {xAxis(bucketSeconds)}
           <YAxis tickFormatter={(v: number) => formatUsdAxis(v)} tick={axisTick} tickLine={false} axisLine={false} width={48} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatUsd(Number(v)), name]} />
@@ -136,7 +137,7 @@ export function StepsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
     <ChartCard title="Steps per run" subtitle="median and 90th percentile">
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={C.grid} vertical={false} />
+          <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
           {xAxis(bucketSeconds)}
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [v === null ? '—' : formatInt(Number(v)), name]} />
@@ -172,7 +173,7 @@ export function FailureModesChart({
     <ChartCard title="Failure modes" subtitle="runs by failure mode · click a segment to see them">
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={C.grid} vertical={false} />
+          <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
           {xAxis(bucketSeconds)}
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatInt(Number(v)), name]} />

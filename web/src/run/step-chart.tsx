@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import { Bar, CartesianGrid, Cell, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LoopInfo } from '../../../schemas/api.js';
+import { noVerticalLines } from '../components/chart-card.js';
 import { niceTicks } from '../lib/chart-data.js';
 import { formatInt, formatTokens, formatUsd, formatUsdAxis } from '../lib/format.js';
 import { binRows, type OutlineRow } from '../lib/step-outline.js';
@@ -73,7 +74,7 @@ export function StepChart({ rows: all, loops, onSelect }: { rows: OutlineRow[]; 
               if (row) onSelect(row.step);
             }}
           >
-            <CartesianGrid stroke="var(--c-grid)" vertical={false} />
+            <CartesianGrid stroke="var(--c-grid)" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
             <XAxis dataKey="step" tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} />
             <YAxis yAxisId="tok" domain={[0, tokenTicks[tokenTicks.length - 1]]} ticks={tokenTicks} tickFormatter={(v: number) => formatTokens(v)} tick={axisTick} tickLine={false} axisLine={false} width={44} />
             <YAxis

@@ -4,8 +4,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StepRow, StepWindow, ToolCallRow } from '../../../schemas/api.js';
 import { api, ApiError } from '../api/client.js';
 import { groupToolCallsByStep } from '../lib/chart-data.js';
+import { STEP_WINDOW } from '../lib/step-outline.js';
 
-export const STEP_WINDOW = 100;
+export { STEP_WINDOW };
+
 /** Windows fetched at once; further ones are asked for again as the list keeps asking. */
 const MAX_IN_FLIGHT = 4;
 
