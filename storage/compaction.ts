@@ -20,6 +20,9 @@ export interface CompactorOptions {
   clock?: () => number;
 }
 
+/** After a compaction that took D ms, the next idle one waits at least DUTY_FACTOR × D. */
+const DUTY_FACTOR = 20;
+
 export class TableCompactor {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -27,6 +30,8 @@ export class TableCompactor {
   private lastChange: number;
   /** The write count right after the last compaction (its own OPTIMIZE included). */
   private compactedAt = -1;
+  /** No idle compaction before this time (see DUTY_FACTOR). */
+  private notBefore = 0;
   private readonly clock: () => number;
 
   constructor(
@@ -75,11 +80,12 @@ export class TableCompactor {
       this.lastChange = now;
       return;
     }
-    if (writes === this.compactedAt || now - this.lastChange < this.opts.idleMs) return;
+    if (writes === this.compactedAt || now - this.lastChange < this.opts.idleMs || now < this.notBefore) return;
     await this.compact();
   }
 
   private async compact(): Promise<void> {
+    const start = this.clock();
     for (const table of this.opts.tables) {
       const [row] = await this.storage.query<{ parts: string }>(
         'SELECT count() AS parts FROM system.parts WHERE database = currentDatabase() AND table = {table:String} AND active',
@@ -92,5 +98,8 @@ export class TableCompactor {
       this.opts.onCompacted?.(table, this.clock() - t0);
     }
     this.compactedAt = this.seenWrites = this.storage.writes ?? 0;
+    // Bursty ingest (a batch every so often) must not keep the engine merging: at most about 5%
+    // of the time goes to compaction.
+    this.notBefore = this.clock() + DUTY_FACTOR * (this.clock() - start);
   }
 }

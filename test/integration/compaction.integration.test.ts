@@ -76,7 +76,10 @@ it('merges run_analysis into one part once writes are quiet, with the same answe
     tables: ['run_analysis'],
     idleMs: 5000,
     clock: () => now,
-    onCompacted: (table) => compacted.push(table),
+    onCompacted: (table) => {
+      compacted.push(table);
+      now += 1000; // the merge "takes" a second of the test's clock
+    },
     onError: (err) => {
       throw err;
     },
@@ -105,9 +108,23 @@ it('merges run_analysis into one part once writes are quiet, with the same answe
   expect(after.answer).toBe(beforeMerge.answer);
   expect(JSON.parse(after.answer)[1]).toEqual(['b', 3, 0.11, [50, 70, 80]]);
 
-  // Nothing written since: no second merge, however long it stays quiet.
+  // Bursty writes: the next idle merge waits until 20x the last merge's time (1 s here) has
+  // passed since it ended, however quiet it is.
   compacted = [];
-  now += 60_000;
+  const ended = now;
+  await storeAndAnalyse([{ type: 'step', run_id: 'a', step: 2, ts: t + 4, action: 'ls', input_tokens: 10, cost_usd: 0.01 }]);
+  await compactor.tick(); // sees the write
+  now = ended + 19_999;
+  await compactor.tick();
+  expect(compacted).toEqual([]);
+  now = ended + 20_000;
+  await compactor.tick();
+  expect(compacted).toEqual(['run_analysis']);
+  expect((await state()).parts).toBe(1);
+
+  // Nothing written since: no further merge, however long it stays quiet.
+  compacted = [];
+  now += 600_000;
   await compactor.tick();
   expect(compacted).toEqual([]);
   await compactor.close();
