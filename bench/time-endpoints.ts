@@ -1,15 +1,22 @@
 // Times GET endpoints of a running server: one warm-up, then `iterations` timed requests each;
 // prints median and p95 against each endpoint's target and returns how many missed it.
+// `before`, when given, runs (untimed) before every request, e.g. a write that makes caches stale.
 import { quantile } from '../analytics/robust-stats.js';
 
 /** [name, path, target p95 in ms]. */
 export type TimedEndpoint = readonly [string, string, number];
 
-export async function timeEndpoints(baseUrl: string, endpoints: readonly TimedEndpoint[], iterations: number): Promise<number> {
+export async function timeEndpoints(
+  baseUrl: string,
+  endpoints: readonly TimedEndpoint[],
+  iterations: number,
+  before?: () => Promise<void>,
+): Promise<number> {
   console.log(`\n${'endpoint'.padEnd(30)} ${'median ms'.padStart(10)} ${'p95 ms'.padStart(8)}  target`);
   let missed = 0;
   for (const [name, path, target] of endpoints) {
     const once = async () => {
+      await before?.();
       const t = performance.now();
       const res = await fetch(baseUrl + path);
       await res.arrayBuffer();
