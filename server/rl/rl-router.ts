@@ -1,7 +1,8 @@
 // GET /api/v1/rl/steps, /api/v1/rl/tasks, /api/v1/environments (same filters as /api/v1/runs)
 // and POST /api/v1/rl/trainer (the trainer reports its current step, for policy staleness).
-// The GET answers are reused until the storage is written again (rl-answer-cache.ts).
-import express, { Router } from 'express';
+// The GET answers are reused, serialised, until the storage is written again (rl-answer-cache.ts):
+// a training view of 1,000 points is some 400 KB of JSON.
+import express, { Router, type Response } from 'express';
 import { z } from 'zod';
 import type { Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
@@ -47,15 +48,16 @@ export function rlRouter(storage: Storage, defaultProject: string): Router {
   const router = Router();
   router.get('/api/v1/rl/steps', async (req, res) => {
     const q = parseQuery(stepsSchema, req.query);
-    res.json(await cachedAnswer(storage, ['steps', q], () => getRlSteps(storage, q, q.by, q.limit)));
+    sendJson(res, await cachedAnswer(storage, ['steps', q], async () => JSON.stringify(await getRlSteps(storage, q, q.by, q.limit))));
   });
   router.get('/api/v1/rl/tasks', async (req, res) => {
     const q = parseQuery(tasksSchema, req.query);
-    res.json(await cachedAnswer(storage, ['tasks', q], () => getRlTasks(storage, q, { ks: q.k, minAttempts: q.min_attempts, limit: q.limit, verdict: q.verdict })));
+    const options = { ks: q.k, minAttempts: q.min_attempts, limit: q.limit, verdict: q.verdict };
+    sendJson(res, await cachedAnswer(storage, ['tasks', q], async () => JSON.stringify(await getRlTasks(storage, q, options))));
   });
   router.get('/api/v1/environments', async (req, res) => {
     const q = parseQuery(runFiltersSchema, req.query);
-    res.json(await cachedAnswer(storage, ['environments', q], () => getEnvironments(storage, q)));
+    sendJson(res, await cachedAnswer(storage, ['environments', q], async () => JSON.stringify(await getEnvironments(storage, q))));
   });
   router.post('/api/v1/rl/trainer', express.json({ limit: '16kb' }), async (req, res) => {
     const r = trainerSchema.safeParse(req.body);
@@ -67,4 +69,9 @@ export function rlRouter(storage: Storage, defaultProject: string): Router {
     res.json({ recorded: report });
   });
   return router;
+}
+
+/** A JSON body serialised already (a reused answer). */
+function sendJson(res: Response, body: string): void {
+  res.type('application/json').send(body);
 }
