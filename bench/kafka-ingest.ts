@@ -1,5 +1,6 @@
 // Benchmark of Kafka ingestion (broker running: npm run kafka:start).
 //   npx tsx bench/kafka-ingest.ts [--events 1000000] [--rate 10000] [--seconds 20] [--compression gzip|none]
+//                                 [--only backlog|latency] [--profile DIR]
 // 1. direct: the same rows inserted straight into the engine (no Kafka, no validation);
 // 2. backlog: pre-produce N step and tool-call events, then a `trajscope ingest` worker (its own
 //    process, its own embedded engine) drains them: sustained events/s from its first commit to
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({
     broker: { type: 'string', default: '127.0.0.1:9092' },
     // Write a CPU profile of each worker into this folder (open it in Chrome DevTools).
     profile: { type: 'string' },
+    // Run one part only: the direct insert and the backlog drain, or the latency run.
+    only: { type: 'string' },
   },
 });
 const TOTAL = Number(args.events);
@@ -205,17 +208,21 @@ async function latency(dataDir: string): Promise<{ p50: number; p99: number; max
 
 const events = benchEvents(TOTAL);
 console.log(`events: ${fmt(events.length)} (steps and tool calls), ${PARTITIONS} partitions, broker ${BROKER}`);
-const directRate = await direct(events);
-console.log(`direct insert into the engine, batches of 50,000: ${fmt(directRate)} events/s`);
 const dataDir = mkdtempSync(join(tmpdir(), 'trajscope-bench-kafka-'));
 try {
-  const b = await backlog(events, dataDir);
-  console.log(`Kafka -> trajscope ingest -> engine: ${fmt(b.rate)} events/s sustained (stored ${fmt(b.stored)} of ${fmt(events.length)}), worker peak RSS ${fmt(b.rss)} MiB`);
-  console.log(`Kafka / direct: ${(b.rate / directRate).toFixed(2)}`);
-  // A fresh data folder: the backlog's runs would otherwise keep the worker's run analyzer busy.
-  const latencyDir = mkdtempSync(join(tmpdir(), 'trajscope-bench-kafka-lat-'));
-  const l = await latency(latencyDir).finally(() => rmSync(latencyDir, { recursive: true, force: true }));
-  console.log(`produce-to-queryable at ${fmt(RATE)} events/s for ${SECONDS} s (${l.ticks} ticks of ${fmt(RATE / 10)}): p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms, max ${fmt(l.max)} ms; worker peak RSS ${fmt(l.rss)} MiB`);
+  if (args.only !== 'latency') {
+    const directRate = await direct(events);
+    console.log(`direct insert into the engine, batches of 50,000: ${fmt(directRate)} events/s`);
+    const b = await backlog(events, dataDir);
+    console.log(`Kafka -> trajscope ingest -> engine: ${fmt(b.rate)} events/s sustained (stored ${fmt(b.stored)} of ${fmt(events.length)}), worker peak RSS ${fmt(b.rss)} MiB`);
+    console.log(`Kafka / direct: ${(b.rate / directRate).toFixed(2)}`);
+  }
+  if (args.only !== 'backlog') {
+    // A fresh data folder: the backlog's runs would otherwise keep the worker's run analyzer busy.
+    const latencyDir = mkdtempSync(join(tmpdir(), 'trajscope-bench-kafka-lat-'));
+    const l = await latency(latencyDir).finally(() => rmSync(latencyDir, { recursive: true, force: true }));
+    console.log(`produce-to-queryable at ${fmt(RATE)} events/s for ${SECONDS} s (${l.ticks} ticks of ${fmt(RATE / 10)}): p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms, max ${fmt(l.max)} ms; worker peak RSS ${fmt(l.rss)} MiB`);
+  }
 } finally {
   await admin.disconnect();
   rmSync(dataDir, { recursive: true, force: true });

@@ -140,7 +140,7 @@ class ClickHouseStorage implements Storage {
           settings: clickhouse_settings,
         });
       } else if (columns) {
-        const values = rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null));
+        const values = rows.map((r) => (Array.isArray(r) ? r : columns.map((c) => (r as Record<string, unknown>)[c] ?? null)));
         await this.client.insert({ table, values, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings });
       } else {
         await this.client.insert({ table, values: rows as object[], format: 'JSONEachRow', clickhouse_settings });
