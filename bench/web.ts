@@ -141,8 +141,13 @@ const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { median: s[Math.floor((s.length - 1) / 2)], max: s[s.length - 1] };
 };
-const measures: Array<[string, string, string[], number]> = [
+const measures: Array<[string, string, string[], number | null]> = [
+  // The first of the overview's charts (runs per bucket) has drawn its bars.
   ['overview: first chart', '/', ['.chart-card .recharts-bar-rectangle path'], TARGETS.firstChartMs],
+  // No target; shown so the first-chart figure is not read as the whole page: the overview draws
+  // its three time charts one at a time, and the failure modes come from a request made after
+  // the first chart's data.
+  ['overview: every chart', '/', ['.charts .chart-card:nth-child(3) .recharts-line-curve', '.charts-single .recharts-bar-rectangle path'], null],
   // Usable: header, step chart and the first steps' texts on screen; the list scrolls from there.
   ['5,000-step run: usable', `/runs/${LONG_RUN}`, ['.run-header', '.step-chart .recharts-bar-rectangle path', '.step-card .step-part'], TARGETS.bigRunMs],
 ];
@@ -153,8 +158,9 @@ for (const [name, path, ready, target] of measures) {
   const times: number[] = [];
   for (let i = 0; i < ITERATIONS; i++) times.push(await timeTo(path, ready));
   const { median, max } = stats(times);
-  if (median > target) missed++;
-  console.log(`${name.padEnd(26)} ${median.toFixed(0).padStart(10)} ${max.toFixed(0).padStart(8)}  < ${target}${median > target ? '  MISSED' : ''}`);
+  const over = target !== null && median > target;
+  if (over) missed++;
+  console.log(`${name.padEnd(26)} ${median.toFixed(0).padStart(10)} ${max.toFixed(0).padStart(8)}  ${target === null ? '(none)' : `< ${target}`}${over ? '  MISSED' : ''}`);
 }
 console.log(`\n${missed === 0 ? 'every figure within its target' : `${missed} figure(s) over target`} (medians of ${ITERATIONS}; a shared 2-core machine makes them noisy)`);
 await browser.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepRow, Timeseries, ToolCallRow } from '../../schemas/api.js';
-import { bucketLabel, groupToolCallsByStep, niceMax, niceTicks, prettyJson, stepChartRows, timeseriesRows } from '../../web/src/lib/chart-data.js';
+import { bucketLabel, groupToolCallsByStep, niceMax, niceTicks, prettyJson, stepChartRows, tickLabel, timeseriesRows, timeTicks } from '../../web/src/lib/chart-data.js';
 import { isLongText, lineCount, previewText } from '../../web/src/lib/text.js';
 
 function step(n: number, extra: Partial<StepRow> = {}): StepRow {
@@ -64,6 +64,42 @@ describe('timeseriesRows', () => {
     const t = Date.parse('2026-11-30T09:00:00Z');
     expect(bucketLabel(t, 3600, 'UTC')).toBe('Nov 30, 09:00');
     expect(bucketLabel(t, 86400, 'UTC')).toBe('Nov 30');
+  });
+});
+
+describe('timeTicks', () => {
+  const HOUR = 3_600_000;
+  const series = (from: string, n: number, everyHours: number) => Array.from({ length: n }, (_, i) => Date.parse(from) + i * everyHours * HOUR);
+  const iso = (ts: number[]) => ts.map((t) => new Date(t).toISOString().slice(5, 16));
+
+  it('puts a week of 2-hour buckets on midnights, labelled by date', () => {
+    const ts = series('2026-11-23T22:00:00Z', 84, 2);
+    const r = timeTicks(ts, 7200, 7, 'UTC')!;
+    expect(r.stepHours).toBe(24);
+    expect(iso(r.ticks)).toEqual(['11-24T00:00', '11-25T00:00', '11-26T00:00', '11-27T00:00', '11-28T00:00', '11-29T00:00', '11-30T00:00']);
+    expect(tickLabel(r.ticks[0], 7200, r.stepHours, 'UTC')).toBe('Nov 24');
+  });
+
+  it('spaces a day of hourly buckets by round hours, labelled with the time', () => {
+    const ts = series('2026-11-29T13:00:00Z', 24, 1);
+    const r = timeTicks(ts, 3600, 7, 'UTC')!;
+    expect(r.stepHours).toBe(6);
+    expect(timeTicks(ts, 3600, 10, 'UTC')!.stepHours).toBe(3);
+    expect(iso(r.ticks)).toEqual(['11-29T18:00', '11-30T00:00', '11-30T06:00', '11-30T12:00']);
+    expect(tickLabel(r.ticks[1], 3600, r.stepHours, 'UTC')).toBe('Nov 30, 00:00');
+  });
+
+  it('uses Mondays for months of daily buckets and never more than `max` ticks', () => {
+    const ts = series('2026-10-31T00:00:00Z', 30, 24);
+    const r = timeTicks(ts, 86400, 8, 'UTC')!;
+    expect(r.stepHours).toBe(168);
+    expect(r.ticks.map((t) => new Date(t).getUTCDay())).toEqual([1, 1, 1, 1]);
+    for (const max of [2, 3, 5]) expect(timeTicks(ts, 86400, max, 'UTC')?.ticks.length ?? 0).toBeLessThanOrEqual(max);
+  });
+
+  it('leaves the choice to the chart when buckets sit off round times', () => {
+    expect(timeTicks(series('2026-11-30T00:07:00Z', 5, 1), 3600, 8, 'UTC')).toBeUndefined();
+    expect(timeTicks([Date.parse('2026-11-30T00:00:00Z')], 3600, 8, 'UTC')).toBeUndefined();
   });
 });
 

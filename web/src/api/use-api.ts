@@ -31,7 +31,8 @@ export function useApi<T>(key: string | null, load: (signal: AbortSignal) => Pro
   useEffect(() => {
     if (key === null) return;
     const ctrl = new AbortController();
-    setState((s) => ({ status: 'loading', data: s.data, error: undefined }));
+    // Already loading (the first load): keep the same state, so the view does not render again.
+    setState((s) => (s.status === 'loading' ? s : { status: 'loading', data: s.data, error: undefined }));
     loadRef.current(ctrl.signal).then(
       (data) => {
         if (!ctrl.signal.aborted) setState({ status: 'ok', data, error: undefined });

@@ -107,6 +107,47 @@ export function bucketLabel(t: number, bucketSeconds: number, timeZone?: string)
   return dateFormat({ timeZone, month: 'short', day: 'numeric' }).format(d);
 }
 
+/** Tick spacings the time axes use, in hours: round times of day, then whole days and weeks. */
+const TICK_STEPS_HOURS = [1, 2, 3, 6, 12, 24, 48, 168, 336];
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Milliseconds to add to a UTC instant to get the wall-clock time in `timeZone` (local when unset; only UTC otherwise). */
+function zoneOffsetMs(t: number, timeZone?: string): number {
+  return timeZone === 'UTC' ? 0 : -new Date(t).getTimezoneOffset() * 60_000;
+}
+
+function onStep(t: number, stepHours: number, timeZone?: string): boolean {
+  const wall = t + zoneOffsetMs(t, timeZone);
+  if (stepHours < 24) return wall % (stepHours * HOUR_MS) === 0;
+  if (wall % DAY_MS !== 0) return false;
+  const day = wall / DAY_MS;
+  // Weeks start on Mondays (day 0, 1970-01-01, was a Thursday).
+  return stepHours % 168 === 0 ? (day + 3) % (stepHours / 24) === 0 : day % (stepHours / 24) === 0;
+}
+
+/**
+ * X-axis ticks of a time chart: the bucket starts (`ts`, ascending epoch ms) that fall on round
+ * times (every 1, 2, 3, 6 or 12 hours, midnights, Mondays), the finest spacing with at most
+ * `max` ticks. Labels then line up with the calendar, and recharts measures these few labels
+ * instead of one per bucket. Undefined when no spacing gives two ticks (recharts picks then).
+ */
+export function timeTicks(ts: readonly number[], bucketSeconds: number, max = 7, timeZone?: string): { ticks: number[]; stepHours: number } | undefined {
+  if (ts.length < 2) return undefined;
+  const span = ts[ts.length - 1] - ts[0];
+  for (const stepHours of TICK_STEPS_HOURS) {
+    if (stepHours * 3600 < bucketSeconds || span / (stepHours * HOUR_MS) > max) continue;
+    const ticks = ts.filter((t) => onStep(t, stepHours, timeZone));
+    if (ticks.length >= 2 && ticks.length <= max) return { ticks, stepHours };
+  }
+  return undefined;
+}
+
+/** A time-axis label: the date alone when ticks are whole days apart, else as `bucketLabel`. */
+export function tickLabel(t: number, bucketSeconds: number, stepHours: number | undefined, timeZone?: string): string {
+  return stepHours !== undefined && stepHours >= 24 ? bucketLabel(t, 86400, timeZone) : bucketLabel(t, bucketSeconds, timeZone);
+}
+
 export interface StepChartRow {
   step: number;
   input_tokens: number;

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { noVerticalLines } from '../components/chart-card.js';
-import { bucketLabel, type TimeseriesChartRow } from '../lib/chart-data.js';
+import { bucketLabel, tickLabel, timeTicks, type TimeseriesChartRow } from '../lib/chart-data.js';
 import { formatInt, formatUsd, formatUsdAxis } from '../lib/format.js';
 import { OTHER_MODES, type FailureModeRow } from '../lib/overview-data.js';
 
@@ -20,15 +20,28 @@ interface ChartProps {
   rows: TimeseriesChartRow[];
   bucketSeconds: number;
   onSelect: (row: TimeseriesChartRow) => void;
+  /** Only the card for now: the chart is drawn in a later frame (the overview draws one at a time). */
+  pending?: boolean;
 }
 
 const axisTick = { fontSize: 11, fill: C.axis };
 
-function xAxis(bucketSeconds: number) {
+/** Most ticks on the time axis of a chart as wide as the page, and of one half as wide. */
+const WIDE_TICKS = 10;
+const HALF_TICKS = 7;
+
+/** The time axis: ticks on round times (see `timeTicks`), labels as far apart as they need. */
+function xAxis(rows: readonly { t: number }[], bucketSeconds: number, maxTicks: number) {
+  const round = timeTicks(
+    rows.map((r) => r.t),
+    bucketSeconds,
+    maxTicks,
+  );
   return (
     <XAxis
       dataKey="t"
-      tickFormatter={(t: number) => bucketLabel(t, bucketSeconds)}
+      ticks={round?.ticks}
+      tickFormatter={(t: number) => tickLabel(t, bucketSeconds, round?.stepHours)}
       tick={axisTick}
       tickLine={false}
       axisLine={{ stroke: C.grid }}
@@ -55,14 +68,16 @@ function barClick(rows: TimeseriesChartRow[], onSelect: (row: TimeseriesChartRow
   };
 }
 
-function ChartCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+function ChartCard({ title, subtitle, pending, children }: { title: string; subtitle?: string; pending?: boolean; children: ReactNode }) {
   return (
     <section className="card chart-card">
       <div className="card-head">
         <h3>{title}</h3>
         {subtitle && <span className="muted small">{subtitle}</span>}
       </div>
-      <div className="chart-box">{children}</div>
+      <div className="chart-box" aria-busy={pending || undefined}>
+        {pending ? null : children}
+      </div>
     </section>
   );
 }
@@ -73,14 +88,14 @@ function tooltipLabel(bucketSeconds: number) {
 
 const tooltipStyle = { fontSize: 12, borderRadius: 6, border: '1px solid var(--c-border)' };
 
-export function RunsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
+export function RunsChart({ rows, bucketSeconds, onSelect, pending }: ChartProps) {
   const chartRows = rows.map((r) => ({ ...r, other: Math.max(0, r.runs - r.ended) }));
   return (
-    <ChartCard title="Runs and completion rate" subtitle="click a bar to see its runs">
+    <ChartCard title="Runs and completion rate" subtitle="click a bar to see its runs" pending={pending}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={chartRows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
-          {xAxis(bucketSeconds)}
+          {xAxis(rows, bucketSeconds, WIDE_TICKS)}
           <YAxis yAxisId="runs" allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <YAxis
             yAxisId="pct"
@@ -116,13 +131,13 @@ export function RunsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
   );
 }
 
-export function CostChart({ rows, bucketSeconds, onSelect }: ChartProps) {
+export function CostChart({ rows, bucketSeconds, onSelect, pending }: ChartProps) {
   return (
-    <ChartCard title="Cost" subtitle="USD per bucket">
+    <ChartCard title="Cost" subtitle="USD per bucket" pending={pending}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
-          {xAxis(bucketSeconds)}
+          {xAxis(rows, bucketSeconds, HALF_TICKS)}
           <YAxis tickFormatter={(v: number) => formatUsdAxis(v)} tick={axisTick} tickLine={false} axisLine={false} width={48} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatUsd(Number(v)), name]} />
           <Bar onClick={barClick(rows, onSelect)} dataKey="cost_usd" name="Cost" fill={C.line} cursor="pointer" isAnimationActive={false} />
@@ -132,13 +147,13 @@ export function CostChart({ rows, bucketSeconds, onSelect }: ChartProps) {
   );
 }
 
-export function StepsChart({ rows, bucketSeconds, onSelect }: ChartProps) {
+export function StepsChart({ rows, bucketSeconds, onSelect, pending }: ChartProps) {
   return (
-    <ChartCard title="Steps per run" subtitle="median and 90th percentile">
+    <ChartCard title="Steps per run" subtitle="median and 90th percentile" pending={pending}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
-          {xAxis(bucketSeconds)}
+          {xAxis(rows, bucketSeconds, HALF_TICKS)}
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [v === null ? '—' : formatInt(Number(v)), name]} />
           <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
@@ -174,7 +189,7 @@ export function FailureModesChart({
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
-          {xAxis(bucketSeconds)}
+          {xAxis(rows, bucketSeconds, WIDE_TICKS)}
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatInt(Number(v)), name]} />
           <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />

@@ -1,4 +1,5 @@
 // Overview: headline numbers of the runs in view and their trend over time.
+import { memo, useMemo } from 'react';
 import { useNavigate, useOutletContext } from 'react-router-dom';
 import { api } from '../api/client.js';
 import { useApi } from '../api/use-api.js';
@@ -6,6 +7,7 @@ import { Empty, ErrorState, Loading } from '../components/states.js';
 import { KpiTile } from '../components/kpi-tile.js';
 import { StatusBadge } from '../components/status-badge.js';
 import type { FilterState } from '../hooks/use-filters.js';
+import { useStaggered } from '../hooks/use-staggered.js';
 import { timeseriesRows, type TimeseriesChartRow } from '../lib/chart-data.js';
 import { bucketFor, filtersToSearch, rangeLabel, resolveRange, withDimension, withWindow, type Filters } from '../lib/filters.js';
 import { formatInt, formatInterval, formatNumber, formatPercent, formatTokens, formatUsd } from '../lib/format.js';
@@ -48,15 +50,23 @@ export function OverviewPage() {
     return d && { ...d, title: `previous period: ${before === null ? '—' : fmt(before)}` };
   };
   // A clicked bucket opens its runs, within the range in view (edge buckets stick out of it).
-  const bucketWindow = (from: string, to: string) => {
-    const r = resolveRange(filters, now);
-    const lo = r.from && Date.parse(r.from) > Date.parse(from) ? r.from : from;
-    const hi = r.to && Date.parse(r.to) < Date.parse(to) ? r.to : to;
-    return withWindow(filters, new Date(lo).toISOString(), new Date(hi).toISOString());
-  };
-  const openBucket = (row: TimeseriesChartRow) => navigate(runsLink(bucketWindow(row.from, row.to)));
-  const openModes = (row: FailureModeRow, mode: string | null) =>
-    navigate(runsLink(mode ? withDimension(bucketWindow(row.from, row.to), 'failure_mode', mode) : bucketWindow(row.from, row.to)));
+  // The charts draw again only when their data or these handlers change (drawing them is the
+  // page's costliest work), not when other answers arrive.
+  const { openBucket, openModes } = useMemo(() => {
+    const bucketWindow = (from: string, to: string) => {
+      const r = resolveRange(filters, now);
+      const lo = r.from && Date.parse(r.from) > Date.parse(from) ? r.from : from;
+      const hi = r.to && Date.parse(r.to) < Date.parse(to) ? r.to : to;
+      return withWindow(filters, new Date(lo).toISOString(), new Date(hi).toISOString());
+    };
+    return {
+      openBucket: (row: TimeseriesChartRow) => navigate(runsLink(bucketWindow(row.from, row.to))),
+      openModes: (row: FailureModeRow, mode: string | null) =>
+        navigate(runsLink(mode ? withDimension(bucketWindow(row.from, row.to), 'failure_mode', mode) : bucketWindow(row.from, row.to))),
+    };
+  }, [filters, now, navigate]);
+  const tsData = ts.state.data;
+  const rows = useMemo(() => (tsData ? timeseriesRows(tsData) : undefined), [tsData]);
 
   return (
     <div className="page">
@@ -150,10 +160,10 @@ export function OverviewPage() {
 
           {ts.state.status === 'error' ? (
             <ErrorState error={ts.state.error} onRetry={ts.reload} title="Charts unavailable" />
-          ) : !ts.state.data ? (
+          ) : !tsData || !rows ? (
             <Loading label="Loading charts…" />
           ) : (
-            <Charts rows={timeseriesRows(ts.state.data)} bucketSeconds={ts.state.data.bucket_seconds} onSelect={openBucket} />
+            <Charts rows={rows} bucketSeconds={tsData.bucket_seconds} onSelect={openBucket} />
           )}
           {fm.state.status === 'error' ? (
             <ErrorState error={fm.state.error} onRetry={fm.reload} title="Failure modes unavailable" />
@@ -166,26 +176,29 @@ export function OverviewPage() {
   );
 }
 
-function FailureModes({ report, onSelect }: { report: FailuresReport; onSelect: (row: FailureModeRow, mode: string | null) => void }) {
-  const { rows, modes } = failureModeRows(report);
+const FailureModes = memo(function FailureModes({ report, onSelect }: { report: FailuresReport; onSelect: (row: FailureModeRow, mode: string | null) => void }) {
+  const { rows, modes } = useMemo(() => failureModeRows(report), [report]);
   if (rows.length === 0) return null;
   return (
     <div className="charts charts-single">
       <FailureModesChart rows={rows} modes={modes} bucketSeconds={report.over_time.bucket_seconds} onSelect={onSelect} />
     </div>
   );
-}
+});
 
-function Charts({ rows, bucketSeconds, onSelect }: { rows: TimeseriesChartRow[]; bucketSeconds: number; onSelect: (r: TimeseriesChartRow) => void }) {
+const Charts = memo(function Charts({ rows, bucketSeconds, onSelect }: { rows: TimeseriesChartRow[]; bucketSeconds: number; onSelect: (r: TimeseriesChartRow) => void }) {
+  // Drawn one at a time, a frame apart (each takes a while with a bar per hour): the runs chart
+  // shows without waiting for the other two.
+  const shown = useStaggered(3);
   if (rows.length === 0) return <Empty title="No data points in this time range" />;
   return (
     <div className="charts">
       <RunsChart rows={rows} bucketSeconds={bucketSeconds} onSelect={onSelect} />
-      <CostChart rows={rows} bucketSeconds={bucketSeconds} onSelect={onSelect} />
-      <StepsChart rows={rows} bucketSeconds={bucketSeconds} onSelect={onSelect} />
+      <CostChart rows={rows} bucketSeconds={bucketSeconds} onSelect={onSelect} pending={shown < 2} />
+      <StepsChart rows={rows} bucketSeconds={bucketSeconds} onSelect={onSelect} pending={shown < 3} />
     </div>
   );
-}
+});
 
 /** Runs by status as one proportional strip; each part links to the runs with that status. */
 function StatusStrip({ counts, total, filters }: { counts: Record<string, number>; total: number; filters: Filters }) {
