@@ -84,6 +84,8 @@ const server = await startServer(config, services);
 
 // ---- 3. browser timings ----
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+/** --waterfall: elements whose first appearance is printed (React's first DOM, then the pages' parts). */
+const MILESTONES = ['#root > *', '[data-testid="kpi-runs"]', '.charts', '.chart-card .recharts-surface', '.run-header', '.step-chart .recharts-surface', '.step-card'];
 /** Loads `path` in a fresh context and returns ms from navigation start until every selector matches. */
 async function timeTo(path: string, ready: string[]): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -94,13 +96,13 @@ async function timeTo(path: string, ready: string[]): Promise<number> {
   // A string, not a function: tsx would wrap a function's inner names in a helper the page lacks.
   await page.addInitScript(`(() => {
     const sels = ${JSON.stringify(ready)};
-    window.__marks = [];
+    window.__marks = {};
     window.__longTasks = [];
     try {
       new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
     } catch (e) {}
     const check = () => {
-      if (!window.__rootAt && document.querySelector('#root > *')) window.__rootAt = performance.now();
+      for (const m of ${JSON.stringify(MILESTONES)}) if (!(m in window.__marks) && document.querySelector(m)) window.__marks[m] = performance.now();
       if (sels.every((s) => document.querySelector(s))) window.__readyAt = performance.now();
       else requestAnimationFrame(check);
     };
@@ -120,10 +122,10 @@ async function printWaterfall(page: import('playwright-core').Page, path: string
     const nav = performance.getEntriesByType('navigation')[0];
     const res = performance.getEntriesByType('resource').map((r) => ({ name: r.name, start: r.startTime, reqStart: r.requestStart, resStart: r.responseStart, end: r.responseEnd, size: r.transferSize }));
     const paint = performance.getEntriesByType('paint').map((p) => [p.name, p.startTime]);
-    return { nav: { resStart: nav.responseStart, end: nav.responseEnd, domInteractive: nav.domInteractive, dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd }, res, paint, root: window.__rootAt, long: window.__longTasks };
+    return { nav: { resStart: nav.responseStart, end: nav.responseEnd, domInteractive: nav.domInteractive, dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd }, res, paint, marks: window.__marks, long: window.__longTasks };
   })()`) as {
     nav: Record<string, number>; res: Array<{ name: string; start: number; reqStart: number; resStart: number; end: number; size: number }>;
-    paint: Array<[string, number]>; root?: number; long: Array<[number, number]>;
+    paint: Array<[string, number]>; marks: Record<string, number>; long: Array<[number, number]>;
   };
   const f = (x: number) => x.toFixed(0).padStart(6);
   console.log(`\n--- waterfall of ${path} (ms from navigation start) ---`);
@@ -133,7 +135,7 @@ async function printWaterfall(page: import('playwright-core').Page, path: string
     console.log(`${f(r.start)} ${f(r.end)}  ${u.pathname}${u.search.length > 60 ? `${u.search.slice(0, 60)}…` : u.search}  (waiting ${(r.resStart - r.reqStart).toFixed(0)} ms, ${(r.size / 1024).toFixed(1)} KB)`);
   }
   for (const [name, t] of w.paint) console.log(`${f(t)}         ${name}`);
-  if (w.root !== undefined) console.log(`${f(w.root)}         React's first DOM in #root`);
+  for (const [sel, t] of Object.entries(w.marks)) console.log(`${f(t)}         first ${sel}`);
   for (const [t, d] of w.long) console.log(`${f(t)} ${f(t + d)}  long task (${d.toFixed(0)} ms)`);
   console.log(`${f(readyMs)}         ready`);
 }

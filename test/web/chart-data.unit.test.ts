@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepRow, Timeseries, ToolCallRow } from '../../schemas/api.js';
-import { bucketLabel, groupToolCallsByStep, niceMax, niceTicks, prettyJson, stepChartRows, tickLabel, timeseriesRows, timeTicks } from '../../web/src/lib/chart-data.js';
+import { bucketLabel, groupToolCallsByStep, niceMax, niceTicks, prettyJson, stepAxisTicks, stepChartRows, tickLabel, timeseriesRows, timeTicks } from '../../web/src/lib/chart-data.js';
 import { isLongText, lineCount, previewText } from '../../web/src/lib/text.js';
 
 function step(n: number, extra: Partial<StepRow> = {}): StepRow {
@@ -100,6 +100,24 @@ describe('timeTicks', () => {
   it('leaves the choice to the chart when buckets sit off round times', () => {
     expect(timeTicks(series('2026-11-30T00:07:00Z', 5, 1), 3600, 8, 'UTC')).toBeUndefined();
     expect(timeTicks([Date.parse('2026-11-30T00:00:00Z')], 3600, 8, 'UTC')).toBeUndefined();
+  });
+});
+
+describe('stepAxisTicks', () => {
+  const binned = (steps: number, size: number) => Array.from({ length: Math.ceil(steps / size) }, (_, i) => ({ step: i * size, last: Math.min(steps, (i + 1) * size) - 1 }));
+
+  it('ticks round step numbers under the bars that hold them', () => {
+    expect(stepAxisTicks(binned(5000, 10))).toEqual([0, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500]);
+    expect(stepAxisTicks(binned(37, 1))).toEqual([0, 5, 10, 15, 20, 25, 30, 35]);
+  });
+
+  it('names a bin by its first step when a round number falls inside it', () => {
+    expect(stepAxisTicks(binned(700, 7), 7)).toEqual([0, 98, 196, 294, 399, 497, 595]);
+  });
+
+  it('skips round numbers in gaps between steps', () => {
+    expect(stepAxisTicks([{ step: 0, last: 0 }, { step: 1, last: 1 }, { step: 9, last: 9 }], 5)).toEqual([0]);
+    expect(stepAxisTicks([])).toEqual([]);
   });
 });
 

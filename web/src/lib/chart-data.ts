@@ -211,6 +211,29 @@ export function niceMax(v: number): number {
 }
 
 /**
+ * X-axis ticks of the per-step chart: the rows (by their first step; binned rows start at it)
+ * that hold round step numbers, about `target` of them: 0, 500, 1000, … for 5,000 steps. Gives
+ * the axis round labels, and recharts measures these few instead of one label per bar.
+ */
+export function stepAxisTicks(rows: readonly { step: number; last: number }[], target = 10): number[] {
+  if (rows.length === 0) return [];
+  const first = rows[0].step;
+  const end = rows[rows.length - 1].last;
+  const raw = Math.max(1, (end - first) / target);
+  const exp = Math.pow(10, Math.floor(Math.log10(raw)));
+  const every = [1, 2, 5, 10].map((m) => m * exp).find((v) => v >= raw) ?? 10 * exp;
+  const out: number[] = [];
+  let i = 0;
+  for (let m = Math.ceil(first / every) * every; m <= end; m += every) {
+    while (i < rows.length && rows[i].last < m) i++;
+    if (i >= rows.length) break;
+    // A round number in a gap between steps has no bar to stand under.
+    if (rows[i].step <= m && out[out.length - 1] !== rows[i].step) out.push(rows[i].step);
+  }
+  return out;
+}
+
+/**
  * Round axis ticks from 0 covering `max` with about `target` intervals, each a step of
  * 1, 2, 2.5 or 5 × 10^k: max 300k → [0, 100k, 200k, 300k]; max 0.26 → [0, 0.1, 0.2, 0.3].
  */

@@ -1,6 +1,6 @@
 // The overview's charts over time. Clicking a bucket opens the runs of that time window.
 import type { ReactNode } from 'react';
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { noVerticalLines } from '../components/chart-card.js';
 import { bucketLabel, tickLabel, timeTicks, type TimeseriesChartRow } from '../lib/chart-data.js';
 import { formatInt, formatUsd, formatUsdAxis } from '../lib/format.js';
@@ -68,19 +68,59 @@ function barClick(rows: TimeseriesChartRow[], onSelect: (row: TimeseriesChartRow
   };
 }
 
-function ChartCard({ title, subtitle, pending, children }: { title: string; subtitle?: string; pending?: boolean; children: ReactNode }) {
+interface LegendKey {
+  label: string;
+  color: string;
+  /** Drawn as a line (solid or dashed) instead of a box. */
+  line?: 'solid' | 'dashed';
+}
+
+/**
+ * The series of a chart under it, in HTML: recharts' own legend measures itself after drawing and
+ * makes the whole chart lay out and draw a second time.
+ */
+function ChartLegend({ keys }: { keys: LegendKey[] }) {
+  return (
+    <div className="chart-legend">
+      {keys.map((k) => (
+        <span key={k.label} className="chart-legend-key">
+          <i
+            className={k.line ? `swatch swatch-line${k.line === 'dashed' ? ' swatch-dashed' : ''}` : 'swatch'}
+            style={k.line ? { borderColor: k.color } : { background: k.color }}
+            aria-hidden="true"
+          />
+          {k.label}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function ChartCard({ title, subtitle, pending, legend, children }: { title: string; subtitle?: string; pending?: boolean; legend?: LegendKey[]; children: ReactNode }) {
   return (
     <section className="card chart-card">
       <div className="card-head">
         <h3>{title}</h3>
         {subtitle && <span className="muted small">{subtitle}</span>}
       </div>
-      <div className="chart-box" aria-busy={pending || undefined}>
+      <div className={legend ? 'chart-box chart-box-with-legend' : 'chart-box'} aria-busy={pending || undefined}>
         {pending ? null : children}
       </div>
+      {legend && <ChartLegend keys={legend} />}
     </section>
   );
 }
+
+const RUNS_LEGEND: LegendKey[] = [
+  { label: 'Succeeded', color: C.success },
+  { label: 'Did not succeed', color: C.failure },
+  { label: 'Running', color: C.other },
+  { label: 'Completion rate', color: C.line, line: 'solid' },
+];
+const STEPS_LEGEND: LegendKey[] = [
+  { label: 'p50', color: C.line, line: 'solid' },
+  { label: 'p90', color: C.line2, line: 'dashed' },
+];
 
 function tooltipLabel(bucketSeconds: number) {
   return (t: unknown) => (typeof t === 'number' ? bucketLabel(t, bucketSeconds) : String(t));
@@ -91,7 +131,7 @@ const tooltipStyle = { fontSize: 12, borderRadius: 6, border: '1px solid var(--c
 export function RunsChart({ rows, bucketSeconds, onSelect, pending }: ChartProps) {
   const chartRows = rows.map((r) => ({ ...r, other: Math.max(0, r.runs - r.ended) }));
   return (
-    <ChartCard title="Runs and completion rate" subtitle="click a bar to see its runs" pending={pending}>
+    <ChartCard title="Runs and completion rate" subtitle="click a bar to see its runs" pending={pending} legend={RUNS_LEGEND}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={chartRows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
@@ -112,7 +152,6 @@ export function RunsChart({ rows, bucketSeconds, onSelect, pending }: ChartProps
             labelFormatter={tooltipLabel(bucketSeconds)}
             formatter={(value, name) => (name === 'Completion rate' ? [value === null ? '—' : `${value}%`, name] : [formatInt(Number(value)), name])}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
           <Bar onClick={barClick(rows, onSelect)} yAxisId="runs" dataKey="successes" name="Succeeded" stackId="runs" fill={C.success} cursor="pointer" isAnimationActive={false} />
           <Bar onClick={barClick(rows, onSelect)} yAxisId="runs" dataKey="failures" name="Did not succeed" stackId="runs" fill={C.failure} cursor="pointer" isAnimationActive={false} />
           <Bar onClick={barClick(rows, onSelect)} yAxisId="runs" dataKey="other" name="Running" stackId="runs" fill={C.other} cursor="pointer" isAnimationActive={false} />
@@ -149,14 +188,13 @@ export function CostChart({ rows, bucketSeconds, onSelect, pending }: ChartProps
 
 export function StepsChart({ rows, bucketSeconds, onSelect, pending }: ChartProps) {
   return (
-    <ChartCard title="Steps per run" subtitle="median and 90th percentile" pending={pending}>
+    <ChartCard title="Steps per run" subtitle="median and 90th percentile" pending={pending} legend={STEPS_LEGEND}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} onClick={clickHandler(rows, onSelect)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
           {xAxis(rows, bucketSeconds, HALF_TICKS)}
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [v === null ? '—' : formatInt(Number(v)), name]} />
-          <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
           <Line dataKey="steps_p50" name="p50" stroke={C.line} strokeWidth={2} dot={rows.length < 120 ? { r: 2 } : false} connectNulls isAnimationActive={false} />
           <Line dataKey="steps_p90" name="p90" stroke={C.line2} strokeWidth={2} strokeDasharray="5 3" dot={rows.length < 120 ? { r: 2 } : false} connectNulls isAnimationActive={false} />
         </ComposedChart>
@@ -185,14 +223,17 @@ export function FailureModesChart({
   onSelect: (row: FailureModeRow, mode: string | null) => void;
 }) {
   return (
-    <ChartCard title="Failure modes" subtitle="runs by failure mode · click a segment to see them">
+    <ChartCard
+      title="Failure modes"
+      subtitle="runs by failure mode · click a segment to see them"
+      legend={modes.map((m, i) => ({ label: m, color: modeColor(i, m) }))}
+    >
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke={C.grid} vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
           {xAxis(rows, bucketSeconds, WIDE_TICKS)}
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} width={40} />
           <Tooltip contentStyle={tooltipStyle} labelFormatter={tooltipLabel(bucketSeconds)} formatter={(v, name) => [formatInt(Number(v)), name]} />
-          <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
           {modes.map((m, i) => (
             <Bar
               key={m}

@@ -1,6 +1,6 @@
 // One run: header, what the analyzer found (ending, loops), the per-step chart and the
 // virtualised step list. `?step=N` (or `#step-N`) opens the run at that step.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useOutletContext, useParams } from 'react-router-dom';
 import { api } from '../api/client.js';
 import { useApi } from '../api/use-api.js';
@@ -55,6 +55,11 @@ export function RunPage() {
     if (step === target) setJump({ step, nonce: ++nonce.current });
     else navigate(stepLink(step), { replace: true });
   };
+  // One function for the step chart's whole life, calling the latest goTo: the chart (memo) then
+  // does not draw again each time the page re-renders (every step window that arrives).
+  const goToRef = useRef(goTo);
+  goToRef.current = goTo;
+  const selectStep = useCallback((step: number) => goToRef.current(step), []);
 
   const stepless = windows.loaded.get(0)?.calls.get(null) ?? [];
   const error = run.state.status === 'error' ? run.state.error : undefined;
@@ -82,7 +87,7 @@ export function RunPage() {
             <Loading label="Loading steps…" />
           ) : (
             <>
-              <StepChart rows={rows} loops={loops} onSelect={goTo} />
+              <StepChart rows={rows} loops={loops} onSelect={selectStep} />
               <GoToStep max={endStep ?? 0} onGo={goTo} hidden={rows.length < 20} />
               <StepList index={index} windows={windows} loops={loops} loopByStep={loopByStep} endStep={endStep} jump={jump} stepLink={stepLink} />
               {stepless.length > 0 && (

@@ -1,10 +1,10 @@
 // Tokens and cost per step; error steps in red, loops shaded, the last step marked. Runs with
 // more steps than MAX_BARS are drawn in bins of consecutive steps. Clicking a bar opens its step.
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { Bar, CartesianGrid, Cell, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LoopInfo } from '../../../schemas/api.js';
 import { noVerticalLines } from '../components/chart-card.js';
-import { niceTicks } from '../lib/chart-data.js';
+import { niceTicks, stepAxisTicks } from '../lib/chart-data.js';
 import { formatInt, formatTokens, formatUsd, formatUsdAxis } from '../lib/format.js';
 import { binRows, type OutlineRow } from '../lib/step-outline.js';
 
@@ -24,8 +24,10 @@ function rowStepOf(rows: OutlineRow[], step: number): number | undefined {
   return undefined;
 }
 
-export function StepChart({ rows: all, loops, onSelect }: { rows: OutlineRow[]; loops: LoopInfo[]; onSelect: (step: number) => void }) {
+/** Drawn again only when its props change: the run page re-renders as step windows arrive. */
+export const StepChart = memo(function StepChart({ rows: all, loops, onSelect }: { rows: OutlineRow[]; loops: LoopInfo[]; onSelect: (step: number) => void }) {
   const rows = useMemo(() => binRows(all, MAX_BARS), [all]);
+  const xTicks = useMemo(() => stepAxisTicks(rows), [rows]);
   const binned = rows.length < all.length;
   const { tokenTicks, costTicks, errors } = useMemo(() => {
     let tok = 0;
@@ -75,7 +77,7 @@ export function StepChart({ rows: all, loops, onSelect }: { rows: OutlineRow[]; 
             }}
           >
             <CartesianGrid stroke="var(--c-grid)" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
-            <XAxis dataKey="step" tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} />
+            <XAxis dataKey="step" ticks={xTicks} tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} />
             <YAxis yAxisId="tok" domain={[0, tokenTicks[tokenTicks.length - 1]]} ticks={tokenTicks} tickFormatter={(v: number) => formatTokens(v)} tick={axisTick} tickLine={false} axisLine={false} width={44} />
             <YAxis
               yAxisId="usd"
@@ -121,4 +123,4 @@ export function StepChart({ rows: all, loops, onSelect }: { rows: OutlineRow[]; 
       </div>
     </section>
   );
-}
+});
