@@ -6,16 +6,21 @@ import type { Storage } from '../../storage/gateway.js';
 
 /** Longest reuse of an answer when other processes may write (a ClickHouse server). */
 const SHARED_STORAGE_MS = 1000;
-/** Answers kept per storage; beyond this the oldest is dropped. */
-const MAX_ANSWERS = 64;
+/** Answers kept per storage (a serialised answer is up to a few MB); beyond this the oldest goes. */
+const MAX_ANSWERS = 32;
 
 interface Entry {
-  writes: number;
   at: number;
   value: Promise<unknown>;
 }
 
-const answers = new WeakMap<Storage, Map<string, Entry>>();
+interface Answers {
+  /** The storage's write counter the entries were computed at. */
+  writes: number;
+  entries: Map<string, Entry>;
+}
+
+const cached = new WeakMap<Storage, Answers>();
 
 /**
  * The answer of `compute` for `key` (an endpoint and its parsed request), computed once per
@@ -27,18 +32,23 @@ const answers = new WeakMap<Storage, Map<string, Entry>>();
 export function cachedAnswer<T>(storage: Storage, key: unknown, compute: () => Promise<T>): Promise<T> {
   const writes = storage.writes;
   if (writes === undefined) return compute();
-  let cache = answers.get(storage);
-  if (!cache) answers.set(storage, (cache = new Map()));
+  let answers = cached.get(storage);
+  if (!answers || answers.writes !== writes) {
+    // Written since: every kept answer may be out of date.
+    answers = { writes, entries: new Map() };
+    cached.set(storage, answers);
+  }
+  const { entries } = answers;
   const k = JSON.stringify(key);
   const now = Date.now();
-  const hit = cache.get(k);
-  if (hit && hit.writes === writes && (storage.embedded || now - hit.at < SHARED_STORAGE_MS)) return hit.value as Promise<T>;
-  cache.delete(k);
-  if (cache.size >= MAX_ANSWERS) cache.delete(cache.keys().next().value as string);
+  const hit = entries.get(k);
+  if (hit && (storage.embedded || now - hit.at < SHARED_STORAGE_MS)) return hit.value as Promise<T>;
+  entries.delete(k);
+  if (entries.size >= MAX_ANSWERS) entries.delete(entries.keys().next().value as string);
   const value = compute();
-  cache.set(k, { writes, at: now, value });
+  entries.set(k, { at: now, value });
   value.catch(() => {
-    if (cache.get(k)?.value === value) cache.delete(k);
+    if (entries.get(k)?.value === value) entries.delete(k);
   });
   return value;
 }
