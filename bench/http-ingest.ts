@@ -92,14 +92,17 @@ async function viaHttp(): Promise<{ rate: number; rss: number }> {
       }),
     );
     if (accepted !== events.length) throw new Error(`accepted ${accepted} of ${events.length}`);
-    // The clock stops when every event is stored (with ack=buffered, the last ones are written after their answer).
-    let stored = 0;
-    for (let i = 0; i < 1200 && stored < events.length; i++) {
-      const ov = await fetch(`http://127.0.0.1:${PORT}/api/v1/overview?project=bench`).then((r) => r.json() as Promise<{ steps_total: number; tool_calls: number }>);
-      stored = ov.steps_total + ov.tool_calls;
-      if (stored < events.length) await new Promise((res) => setTimeout(res, 50));
+    // The clock stops when every event is stored: with ack=buffered the last ones are written
+    // after their answer, so wait until the writer holds no row (buffered or being inserted).
+    // The ingest status is cheap to ask; the stored count is checked once the clock stopped.
+    for (let i = 0; i < 6000; i++) {
+      const st = await fetch(`http://127.0.0.1:${PORT}/api/v1/ingest/status`).then((r) => r.json() as Promise<{ writer: { buffered_rows: number } }>);
+      if (st.writer.buffered_rows === 0) break;
+      await new Promise((res) => setTimeout(res, 10));
     }
     const secs = (performance.now() - t) / 1000;
+    const ov = await fetch(`http://127.0.0.1:${PORT}/api/v1/overview?project=bench`).then((r) => r.json() as Promise<{ steps_total: number; tool_calls: number }>);
+    const stored = ov.steps_total + ov.tool_calls;
     if (stored !== events.length) throw new Error(`stored ${stored} of ${events.length}`);
     if (retried503) console.log(`(${retried503} answers were 503 and retried after a pause)`);
     const rss = Number((await import('node:fs')).readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
