@@ -9,7 +9,7 @@
 // machine; the endpoints read only these two tables. Then times each endpoint over HTTP, 20 times
 // after one warm-up, and prints median and p95 against the target (p95 under 300 ms): first as a
 // dashboard sees them while nothing is written (answers are reused until the next write,
-// server/rl/rl-answer-cache.ts), then cold: the trainer reports its step (a write) before every
+// storage/answer-cache.ts), then cold: the trainer reports its step (a write) before every
 // request, so each one aggregates the rollouts again, as during a live run. Figures are noisy
 // when other work shares the machine. Never part of the tests.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

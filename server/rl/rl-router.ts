@@ -1,6 +1,6 @@
 // GET /api/v1/rl/steps, /api/v1/rl/tasks, /api/v1/environments (same filters as /api/v1/runs)
 // and POST /api/v1/rl/trainer (the trainer reports its current step, for policy staleness).
-// The GET answers are reused, serialised, until the storage is written again (rl-answer-cache.ts):
+// The GET answers are reused, serialised, until the storage is written again (storage/answer-cache.ts):
 // a training view of 1,000 points is some 400 KB of JSON.
 import express, { Router, type Response } from 'express';
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import type { Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
 import { parseQuery, runFiltersSchema } from '../runs/run-filters.js';
 import { getEnvironments } from './environments-queries.js';
-import { cachedAnswer } from './rl-answer-cache.js';
+import { cachedAnswer } from '../../storage/answer-cache.js';
 import { getRlSteps } from './steps-queries.js';
 import { getRlTasks } from './tasks-queries.js';
 import { recordTrainerStep } from './trainer-store.js';

@@ -1,6 +1,7 @@
 // SQL for one summary row per run (run_start and run_end fields merged, step and tool-call
 // totals exact under re-delivery), filtered by RunFilters. Identifiers are fixed here; every
 // value is a {name:Type} parameter. Pure: returns SQL text and parameters.
+import { cachedAnswer } from '../../storage/answer-cache.js';
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import type { RunFilters } from './run-filters.js';
 
@@ -45,29 +46,12 @@ const MAX_LISTED_STALE = 5000;
  * join. Usually a handful: those with events in the last seconds.
  */
 export function findStaleRuns(storage: Storage, f: RunFilters, runId?: string): Promise<StaleRuns | null> {
-  const writes = storage.writes;
-  if (runId !== undefined || writes === undefined) return queryStaleRuns(storage, f, runId);
+  if (runId !== undefined) return queryStaleRuns(storage, f, runId);
   // The answer only changes with writes: reuse it until this connection writes again (embedded:
-  // the only writer; a shared server: also at most STALE_CACHE_MS old). Concurrent requests of a
+  // the only writer; a shared server: also at most a second old). Concurrent requests of a
   // dashboard share one query.
-  let cache = staleCache.get(storage);
-  if (!cache) staleCache.set(storage, (cache = new Map()));
-  const key = JSON.stringify(f.project);
-  const hit = cache.get(key);
-  const now = Date.now();
-  if (hit && hit.writes === writes && (storage.embedded || now - hit.at < STALE_CACHE_MS)) return hit.value;
-  if (cache.size >= 64) cache.clear();
-  const value = queryStaleRuns(storage, f);
-  cache.set(key, { writes, at: now, value });
-  value.catch(() => {
-    if (cache.get(key)?.value === value) cache.delete(key);
-  });
-  return value;
+  return cachedAnswer(storage, ['stale-runs', f.project], () => queryStaleRuns(storage, f));
 }
-
-/** Longest reuse of a stale-run answer when other processes may write (a ClickHouse server). */
-const STALE_CACHE_MS = 1000;
-const staleCache = new WeakMap<Storage, Map<string, { writes: number; at: number; value: Promise<StaleRuns | null> }>>();
 
 async function queryStaleRuns(storage: Storage, f: RunFilters, runId?: string): Promise<StaleRuns | null> {
   const params: QueryParams = {};

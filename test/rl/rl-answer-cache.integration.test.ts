@@ -1,5 +1,5 @@
 // The RL endpoints reuse an answer only until the storage is written again
-// (server/rl/rl-answer-cache.ts). Over the RL demo ingested through POST /v1/events (real server,
+// (storage/answer-cache.ts). Over the RL demo ingested through POST /v1/events (real server,
 // real embedded engine), every HTTP answer equals one computed afresh by the query functions
 // (no reuse) and the rollouts counted from the events themselves: at first, when asked again,
 // after the same events are delivered again (the analyzer stores a second analysis of every run,

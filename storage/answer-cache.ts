@@ -1,8 +1,9 @@
-// Answers of the RL endpoints, reused until the storage is written again. Each RL view aggregates
-// every analysed rollout of its filters (about 500,000 rows over a post-training run); the
-// dashboard asks for the same views again and again while nothing changes, and chDB runs one
-// query at a time, so a repeated request answered from memory also leaves the engine free.
-import type { Storage } from '../../storage/gateway.js';
+// Answers derived from the tables, reused until the storage is written again. Embedded, this
+// process is the only writer, so an answer is exact until an insert or command finishes through
+// the storage; the dashboard asks for the same views again and again while nothing changes, and
+// chDB runs one query at a time, so a repeated request answered from memory also leaves the
+// engine free. Used by the RL views (whole serialised answers) and the stale-run check.
+import type { Storage } from './gateway.js';
 
 /** Longest reuse of an answer when other processes may write (a ClickHouse server). */
 const SHARED_STORAGE_MS = 1000;
