@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadConfig, type Config } from '../../bin/config.js';
+import { normalizeEvent, type TrajEvent } from '../../schemas/normalize-event.js';
 import { startServer, type RunningServer } from '../../server/index.js';
 
 export interface TestServer extends RunningServer {
@@ -70,4 +71,13 @@ export function exampleRun(): Record<string, unknown>[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
+}
+
+/** Raw events as the ingest path normalises them (for tests that store through the ingestor). */
+export function normalizedEvents(raw: object[], defaultProject: string): TrajEvent[] {
+  return raw.map((e) => {
+    const r = normalizeEvent(e, { maxTextChars: 1000, defaultProject, now: Date.now() });
+    if (!r.ok) throw new Error(r.error);
+    return r.event;
+  });
 }

@@ -3,10 +3,9 @@
 // is merged into one part holding one row per run, and every answer read with FINAL is the same
 // as before. While writes keep coming nothing is merged. The clock is the test's.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { normalizeEvent, type TrajEvent } from '../../schemas/normalize-event.js';
 import { openServices, type Services } from '../../server/services.js';
 import { TableCompactor } from '../../storage/compaction.js';
-import { newDataDir, removeDataDir, testConfig } from '../helpers/test-server.js';
+import { newDataDir, normalizedEvents, removeDataDir, testConfig } from '../helpers/test-server.js';
 
 const dataDir = newDataDir();
 let s: Services;
@@ -24,13 +23,7 @@ afterAll(async () => {
   removeDataDir(dataDir);
 });
 
-function events(raw: object[]): TrajEvent[] {
-  return raw.map((e) => {
-    const r = normalizeEvent(e, { maxTextChars: 1000, defaultProject: 'compact', now: Date.now() });
-    if (!r.ok) throw new Error(r.error);
-    return r.event;
-  });
-}
+const events = (raw: object[]) => normalizedEvents(raw, 'compact');
 
 async function storeAndAnalyse(raw: object[]): Promise<void> {
   await s.ingestor.store(events(raw));

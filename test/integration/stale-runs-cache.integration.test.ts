@@ -5,8 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EMPTY_FILTERS } from '../../server/runs/run-filters.js';
 import { findStaleRuns } from '../../server/runs/run-summary-sql.js';
 import { openServices, type Services } from '../../server/services.js';
-import { newDataDir, removeDataDir, testConfig } from '../helpers/test-server.js';
-import { normalizeEvent, type TrajEvent } from '../../schemas/normalize-event.js';
+import { newDataDir, normalizedEvents, removeDataDir, testConfig } from '../helpers/test-server.js';
 
 const dataDir = newDataDir();
 let s: Services;
@@ -24,13 +23,7 @@ afterAll(async () => {
   removeDataDir(dataDir);
 });
 
-function events(raw: object[]): TrajEvent[] {
-  return raw.map((e) => {
-    const r = normalizeEvent(e, { maxTextChars: 1000, defaultProject: 'cache', now: Date.now() });
-    if (!r.ok) throw new Error(r.error);
-    return r.event;
-  });
-}
+const events = (raw: object[]) => normalizedEvents(raw, 'cache');
 
 it('reuses the answer until a write, and sees each write', async () => {
   const t = Date.now() - 60_000;
