@@ -17,6 +17,13 @@ export function newDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'trajscope-test-'));
 }
 
+/** Settings under which runs are analysed only when a test drains the analyzer. */
+export const ANALYSIS_ON_DRAIN = {
+  TRAJSCOPE_ANALYSIS_DELAY_MS: '600000',
+  TRAJSCOPE_ANALYSIS_DEBOUNCE_MS: '600000',
+  TRAJSCOPE_ANALYSIS_SWEEP_MS: '600000',
+} as const;
+
 export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
   return loadConfig({
     TRAJSCOPE_DATA_DIR: dataDir,

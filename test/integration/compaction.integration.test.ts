@@ -5,18 +5,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openServices, type Services } from '../../server/services.js';
 import { TableCompactor } from '../../storage/compaction.js';
-import { newDataDir, normalizedEvents, removeDataDir, testConfig } from '../helpers/test-server.js';
+import { ANALYSIS_ON_DRAIN, newDataDir, normalizedEvents, removeDataDir, testConfig } from '../helpers/test-server.js';
 
 const dataDir = newDataDir();
 let s: Services;
 
 beforeAll(async () => {
-  s = await openServices(testConfig(dataDir, {
-    TRAJSCOPE_ANALYSIS_DELAY_MS: '600000',
-    TRAJSCOPE_ANALYSIS_DEBOUNCE_MS: '600000',
-    TRAJSCOPE_ANALYSIS_SWEEP_MS: '600000',
-    TRAJSCOPE_COMPACT_IDLE_MS: '0', // only the test's compactor
-  }));
+  // Only the test's compactor merges.
+  s = await openServices(testConfig(dataDir, { ...ANALYSIS_ON_DRAIN, TRAJSCOPE_COMPACT_IDLE_MS: '0' }));
 });
 afterAll(async () => {
   await s?.close();

@@ -5,18 +5,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EMPTY_FILTERS } from '../../server/runs/run-filters.js';
 import { findStaleRuns } from '../../server/runs/run-summary-sql.js';
 import { openServices, type Services } from '../../server/services.js';
-import { newDataDir, normalizedEvents, removeDataDir, testConfig } from '../helpers/test-server.js';
+import { ANALYSIS_ON_DRAIN, newDataDir, normalizedEvents, removeDataDir, testConfig } from '../helpers/test-server.js';
 
 const dataDir = newDataDir();
 let s: Services;
 
 beforeAll(async () => {
-  s = await openServices(testConfig(dataDir, {
-    // Analysis only when the test drains it.
-    TRAJSCOPE_ANALYSIS_DELAY_MS: '600000',
-    TRAJSCOPE_ANALYSIS_DEBOUNCE_MS: '600000',
-    TRAJSCOPE_ANALYSIS_SWEEP_MS: '600000',
-  }));
+  s = await openServices(testConfig(dataDir, ANALYSIS_ON_DRAIN));
 });
 afterAll(async () => {
   await s?.close();
