@@ -4,6 +4,7 @@
 // ClickHouse in batches, analysed with analytics/ (analyze-run.ts) and their verdicts written
 // to run_analysis, so they survive restarts. A periodic sweep catches runs that went idle
 // (abandoned) and runs stored while no analyzer ran (a crash, another process).
+import { setImmediate } from 'node:timers/promises';
 import type { FailureConfig } from '../../analytics/failure-modes/index.js';
 import type { LoopThresholds } from '../../analytics/loops/index.js';
 import type { TrajEvent } from '../../schemas/normalize-event.js';
@@ -33,6 +34,8 @@ interface Dirty {
 }
 
 const SEP = '\u0000';
+/** Runs analysed between two turns of the event loop. */
+const YIELD_EVERY_RUNS = 50;
 
 export class RunAnalyzer {
   private readonly dirty = new Map<string, Dirty>();
@@ -203,7 +206,13 @@ export class RunAnalyzer {
     const runs: RunRows[] = await readRuns(this.storage, project, runIds);
     if (runs.length === 0) return;
     const now = this.clock();
-    const rows = runs.map((r) => analyzeRun(r, { now, loops: this.opts.loops, failure: { ...this.opts.failure, idleTimeoutMs: this.opts.idleTimeoutMs } }));
+    const options = { now, loops: this.opts.loops, failure: { ...this.opts.failure, idleTimeoutMs: this.opts.idleTimeoutMs } };
+    const rows: ReturnType<typeof analyzeRun>[] = [];
+    for (let i = 0; i < runs.length; i++) {
+      // A batch of long runs takes a while to analyse: let ingest (HTTP, Kafka) go on in between.
+      if (i > 0 && i % YIELD_EVERY_RUNS === 0) await setImmediate();
+      rows.push(analyzeRun(runs[i], options));
+    }
     await this.storage.insert('run_analysis', rows);
     this.analysed += rows.length;
   }
