@@ -1,14 +1,25 @@
 // Benchmark: the dashboard's weight and speed in a real browser.
 //   npx tsx bench/web.ts [--runs 5000] [--iterations 5] [--data-dir DIR] [--keep] [--no-build] [--waterfall]
 // 1. Builds the dashboard (vite, production) and prints the gzip size of the initial JavaScript
-//    (the scripts index.html loads and preloads) and of all JavaScript.
-// 2. Fills a data folder with N seeded demo runs plus one run of 5,000 steps through the ingest
-//    path (or reuses DIR), starts the server, and in headless Chromium (a fresh browser context
-//    each time, so nothing is cached) measures from navigation start:
-//      - time to first chart: the overview's first chart has drawn its bars;
-//      - big trajectory usable: the 5,000-step run's header, step chart and first step texts
-//        are on screen (the list is scrollable from there).
-//    Prints median and max of the iterations against the targets. Never part of the tests.
+//    (the entry script and the app chunk index.html preloads: everything the first view runs)
+//    and of all JavaScript (pages other than overview/runs/run load on demand).
+// 2. Fills a data folder with N seeded demo runs over the last 7 days plus one run of 5,000
+//    steps through the ingest path (or reuses DIR), starts the server in this process (the real
+//    one: static files as served in production, precompressed and cached), and in headless
+//    Chromium (/usr/bin/chromium; a fresh browser context per load, so nothing is cached, no
+//    throttling) measures from navigation start, on the page's own clock (checked every frame):
+//      - overview: first chart: the first chart of the overview (runs and completion rate, the
+//        default range of 7 days) has drawn its bars. Everything a first visit does is inside:
+//        HTML, scripts, the API requests, React and recharts drawing;
+//      - overview: every chart (no target): the other two time charts and the failure-mode chart
+//        have drawn too. The overview draws its charts one at a time, a frame apart, and asks
+//        for the failure modes after the first chart's data, so this is the whole page;
+//      - 5,000-step run: usable: the run's header, its step chart's bars and the first steps'
+//        texts are on screen (the list scrolls and fetches more from there).
+//    Each measure: one warm-up load (server caches, JIT), then --iterations loads; prints the
+//    median and max against the targets. --waterfall prints, for every load, the requests with
+//    their start/end and server wait, paints, long tasks and when parts of the page appeared.
+//    Never part of the tests. The machine's other load shows in the figures.
 // Targets: initial JS < 300 KB gzip, first chart < 1.5 s, big trajectory usable < 2 s.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
