@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError, errorFromResponse, getJson, prefetch } from '../../web/src/api/client.js';
 
 function fakeFetch(status: number, body: string, statusText = ''): typeof fetch {
@@ -63,6 +63,20 @@ describe('prefetch', () => {
     prefetch(() => [getJson('/p/two?a=1', {}, early)]);
     await getJson('/p/two?a=2', {}, later);
     expect(later.calls).toBe(1);
+  });
+
+  it('asks again when the prefetched answer is older than 10 s', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const early = countingFetch();
+      const later = countingFetch();
+      prefetch(() => [getJson('/p/old', {}, early)]);
+      vi.setSystemTime(Date.now() + 11_000);
+      await getJson('/p/old', {}, later);
+      expect(later.calls).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects with an AbortError when the asking view aborts, and keeps a failure for the view', async () => {

@@ -52,8 +52,10 @@ export interface RequestOptions {
 }
 
 // Answers of requests started before the app mounted (`prefetch`), by path; the first getJson
-// of the same path takes one instead of asking again.
-const early = new Map<string, Promise<unknown>>();
+// of the same path within PREFETCH_MAX_AGE_MS takes one instead of asking again (later, asking
+// again is better than an old answer).
+const PREFETCH_MAX_AGE_MS = 10_000;
+const early = new Map<string, { answer: Promise<unknown>; at: number }>();
 let prefetching = false;
 
 /**
@@ -85,13 +87,13 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promis
 export function getJson<T>(path: string, opts: RequestOptions = {}, fetchImpl: Fetch = fetch): Promise<T> {
   if (prefetching) {
     const p = fetchJson<T>(path, {}, fetchImpl);
-    early.set(path, p);
+    early.set(path, { answer: p, at: Date.now() });
     return p;
   }
-  const kept = early.get(path) as Promise<T> | undefined;
+  const kept = early.get(path);
   if (kept) {
     early.delete(path);
-    return untilAborted(kept, opts.signal);
+    if (Date.now() - kept.at <= PREFETCH_MAX_AGE_MS) return untilAborted(kept.answer as Promise<T>, opts.signal);
   }
   return fetchJson<T>(path, opts, fetchImpl);
 }

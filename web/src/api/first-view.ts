@@ -8,20 +8,26 @@ import { bucketFor, filterSearchOf, parseFilters } from '../lib/filters.js';
 import { STEP_WINDOW } from '../lib/step-outline.js';
 import { api, prefetch } from './client.js';
 
+/** How long the first view's instant stays the app's `now`: past it, asking again is better than old data. */
+const FIRST_NOW_MAX_AGE_MS = 10_000;
 let firstNow: Date | undefined;
 
-/** The instant the first view's requests were made with; given once (the first view's `now`). */
+/**
+ * The instant the first view's requests were made with, given once, as the app's first `now`
+ * (so its requests match them). Undefined when nothing was asked for, or that was a while ago
+ * (e.g. the app opened on the sign-in page): relative ranges must not end in the past.
+ */
 export function takeFirstViewNow(): Date | undefined {
   const now = firstNow;
   firstNow = undefined;
-  return now;
+  return now && Date.now() - now.getTime() <= FIRST_NOW_MAX_AGE_MS ? now : undefined;
 }
 
 /** Starts the requests the view at `url` (a location: path and query string) makes first. */
 export function prefetchFirstView(url: { pathname: string; search: string }, now: Date = new Date()): void {
-  firstNow = now;
   const filters = parseFilters(new URLSearchParams(filterSearchOf(new URLSearchParams(url.search))));
   if (url.pathname === '/') {
+    firstNow = now;
     prefetch(() => [api.overview(filters, now), api.timeseries(filters, now, bucketFor(filters))]);
     return;
   }
@@ -34,6 +40,7 @@ export function prefetchFirstView(url: { pathname: string; search: string }, now
       return;
     }
     const project = filters.dims.project;
+    firstNow = now;
     prefetch(() => [api.run(runId, { project, stepsLimit: STEP_WINDOW }), api.stepIndex(runId, project)]);
   }
 }
