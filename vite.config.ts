@@ -7,7 +7,9 @@ import react from '@vitejs/plugin-react';
 /**
  * main.tsx starts the first view's requests and then imports the app (mount.tsx) dynamically.
  * This puts that chunk, the chunks it imports and their CSS into index.html as preloads and
- * stylesheets, so the browser fetches them with the entry instead of after it has run.
+ * stylesheets, so the browser fetches them with the entry instead of after it has run. A plain
+ * preload (as=script), not a modulepreload: that one also compiles the big chunk as it arrives,
+ * which ran before the small entry and held up its requests by as long.
  */
 function preloadApp(): Plugin {
   let base = '/';
@@ -37,7 +39,7 @@ function preloadApp(): Plugin {
         };
         visit(app.fileName);
         return [
-          ...[...js].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${f}` }, injectTo: 'head' as const })),
+          ...[...js].map((f) => ({ tag: 'link', attrs: { rel: 'preload', as: 'script', crossorigin: true, href: `${base}${f}` }, injectTo: 'head' as const })),
           ...[...css].map((f) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: true, href: `${base}${f}` }, injectTo: 'head' as const })),
         ];
       },

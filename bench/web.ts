@@ -56,7 +56,8 @@ if (!args['no-build']) {
 }
 const web = repoPath('dist', 'web');
 const html = readFileSync(join(web, 'index.html'), 'utf8');
-const initial = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map((m) => m[1]);
+// The entry script and the scripts index.html preloads (the app chunk: rel=preload as=script).
+const initial = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="(?:modulepreload|preload)"[^>]*\shref)="([^"]+\.js)"/g)].map((m) => m[1]);
 const gz = (file: string) => gzipSync(readFileSync(join(web, file))).length;
 const initialGzip = initial.reduce((s, f) => s + gz(f), 0);
 const allJs = readdirSync(join(web, 'assets')).filter((f) => f.endsWith('.js'));

@@ -1,6 +1,6 @@
 // How the dashboard loads, in headless Chromium against the real server: the first view's data is
 // asked for by the entry script before the app mounts, and the app then uses those answers
-// instead of asking again; the app's chunk is preloaded by index.html; hashed assets are sent
+// instead of asking again; the app's chunk is preloaded by index.html (and fetched once); hashed assets are sent
 // compressed and cached for good, index.html is revalidated.
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
@@ -26,19 +26,21 @@ afterAll(async () => {
 });
 
 /** Opens `path` in a fresh context and records the API requests in the order they were sent. */
-async function openRecording(path: string, ready: string): Promise<{ page: Page; api: string[]; close: () => Promise<void> }> {
+async function openRecording(path: string, ready: string): Promise<{ page: Page; api: string[]; assets: string[]; close: () => Promise<void> }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
   const api: string[] = [];
+  const assets: string[] = [];
   page.on('request', (r: Request) => {
     const u = new URL(r.url());
     if (u.pathname.startsWith('/api/')) api.push(`${u.pathname}${u.search}`);
+    if (u.pathname.startsWith('/assets/')) assets.push(u.pathname);
   });
   await page.goto(`${server.url}${path}`);
   await page.locator(ready).first().waitFor({ timeout: 20_000 });
   await page.waitForLoadState('networkidle');
-  return { page, api, close: () => context.close() };
+  return { page, api, assets, close: () => context.close() };
 }
 
 const count = (xs: string[], re: RegExp) => xs.filter((x) => re.test(x)).length;
@@ -46,12 +48,14 @@ const firstIndex = (xs: string[], re: RegExp) => xs.findIndex((x) => re.test(x))
 
 describe('first view', () => {
   it('asks for the overview and its first chart before the app mounts, once each', async () => {
-    const { api, close } = await openRecording('/', '.chart-card .recharts-bar-rectangle path');
+    const { api, assets, close } = await openRecording('/', '.chart-card .recharts-bar-rectangle path');
     try {
       // The frame (project picker) asks for /projects once it has mounted; the first view's
       // requests went out before it, and the page took their answers instead of asking again.
       const projects = firstIndex(api, /^\/api\/v1\/projects/);
       expect(projects, api.join('\n')).toBeGreaterThan(0);
+      // The preloaded app chunk served the app's import: it was fetched once.
+      expect(count(assets, /\/assets\/mount-[\w-]+\.js$/), assets.join('\n')).toBe(1);
       const timeseries = /^\/api\/v1\/metrics\/timeseries\?/;
       expect(count(api, timeseries), api.join('\n')).toBe(1);
       expect(firstIndex(api, timeseries)).toBeLessThan(projects);
@@ -104,7 +108,7 @@ describe('dashboard files', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache');
     const html = await res.text();
     const scripts = [...html.matchAll(/<script type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]);
-    const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
+    const preloads = [...html.matchAll(/<link rel="preload" as="script"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
     expect(scripts).toHaveLength(1);
     expect(preloads.some((p) => /\/assets\/mount-[\w-]+\.js$/.test(p)), html).toBe(true);
   });
