@@ -17,14 +17,16 @@ export async function getRlSteps(
   limit: number,
 ): Promise<RlSteps> {
   const trainer = await latestTrainerStep(storage, f.project);
-  const params: QueryParams = { limit, eps: REWARD_EPSILON, trainer: trainer?.training_step ?? 0, ver_re: VERSION_RE };
+  const params: QueryParams = { limit, eps: REWARD_EPSILON, trainer: trainer?.training_step ?? 0, trainer_project: trainer?.project ?? '', ver_re: VERSION_RE };
   const key = by === 'training_step' ? 'rl_training_step' : 'rl_policy_version';
   const order = by === 'training_step' ? 'key DESC' : 'first_step DESC, key DESC';
   // Two scans in one query, each reading only the columns it needs: per key everything but the
   // groups (the rewards' quantiles straight from the rollouts), and per (key, group) the reward
   // range that decides zero advantage, counted per key. (Rewards carried per group as arrays to
   // one aggregation cost twice as much at 500,000 rollouts.)
-  const lag = `{trainer:Int64} - ${POLICY_STEP_SQL}`;
+  // Staleness only compares the trainer with the rollouts of its own project (several projects
+  // may be shown together).
+  const lag = `if(project = {trainer_project:String}, {trainer:Int64} - ${POLICY_STEP_SQL}, NULL)`;
   const rollouts = `SELECT ${key} AS key, rl_training_step, rl_group_id, status, ${REWARD_SQL} AS r, steps, input_tokens, output_tokens,
          cost_usd, failure_mode${trainer ? `, ${lag} AS lag` : ''}
        FROM (${runSummarySql(f, params, ANALYSED_ONLY)}) WHERE rl_training_step IS NOT NULL`;
@@ -37,7 +39,7 @@ export async function getRlSteps(
               sum(r) AS r_sum, sum(r * r) AS r_sq, count(r) AS r_n, quantiles(0.1, 0.5, 0.9)(r) AS r_q,
               sum(steps) AS steps, sum(input_tokens + output_tokens) AS tokens, sum(cost_usd) AS cost,
               sumMapIf([failure_mode], [toUInt64(1)], failure_mode != '') AS fm
-              ${trainer ? ', quantileExact(0.5)(lag) AS lag_p50, max(lag) AS lag_max' : ''}
+              ${trainer ? ', quantileExact(0.5)(lag) AS lag_p50, max(lag) AS lag_max, count(lag) AS lag_n' : ''}
        FROM rl_rollouts
        GROUP BY key ORDER BY ${order} LIMIT {limit:UInt32}
      ) AS a
@@ -84,10 +86,10 @@ export async function getRlSteps(
       failure_modes: Object.fromEntries(modes.map((m, i) => [m, num(counts[i])])),
     };
   });
-  return { by, rollouts: points.reduce((a, p) => a + p.rollouts, 0), points, staleness: staleness(trainer, rows[rows.length - 1]) };
+  return { by, rollouts: points.reduce((a, p) => a + p.rollouts, 0), points, staleness: staleness(trainer, [...rows].reverse().find((r) => num(r.lag_n) > 0)) };
 }
 
-/** How far the policies of the latest point's rollouts trail the trainer's reported step. */
+/** How far the policies of the trainer's project's rollouts at its latest point trail its reported step. */
 function staleness(trainer: TrainerStep | null, last: Record<string, unknown> | undefined): RlStaleness | null {
   if (!trainer) return null;
   return {
@@ -95,7 +97,7 @@ function staleness(trainer: TrainerStep | null, last: Record<string, unknown> | 
     policy_version: trainer.policy_version,
     reported_at: isoTime(trainer.reported_at) ?? '',
     training_step: last ? num(last.last_step) : null,
-    rollouts: last ? num(last.rollouts) : 0,
+    rollouts: last ? num(last.lag_n) : 0,
     lag_p50: last ? numOrNull(last.lag_p50) : null,
     lag_max: last ? numOrNull(last.lag_max) : null,
   };

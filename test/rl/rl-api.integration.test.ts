@@ -107,6 +107,20 @@ describe('GET /api/v1/rl/steps', () => {
     expect([r.staleness!.lag_p50, r.staleness!.lag_max]).toEqual([lag, lag]);
     expect(lag).toBeGreaterThanOrEqual(3);
     expect(lag).toBeLessThanOrEqual(5);
+
+    // Another project's rollouts at a later training step, shown together (no project filter):
+    // the staleness still compares the trainer with its own project's rollouts only.
+    const t = Date.now() - 60_000;
+    const other = [
+      { type: 'run_start', project: 'rl-other', run_id: 'o1', ts: t, rl: { training_step: 500, policy_version: 'v500', group_id: 'g', sample_index: 0 } },
+      { type: 'run_end', project: 'rl-other', run_id: 'o1', ts: t + 1, status: 'success', reward: 1 },
+    ];
+    expect((await postEvents(srv.url, other)).status).toBe(200);
+    await srv.services.writer.flush();
+    await srv.services.analyzer.drain();
+    const all = (await getJson(srv.url, '/api/v1/rl/steps')).body as RlSteps;
+    expect(all.points.at(-1)?.key).toBe(500);
+    expect(all.staleness).toMatchObject({ trainer_step: STEPS + 2, training_step: STEPS - 1, rollouts: latest, lag_p50: lag, lag_max: lag });
   });
 
   it('answers 400 on a bad parameter', async () => {
