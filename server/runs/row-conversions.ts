@@ -28,3 +28,16 @@ export function parseJsonObject(v: unknown): Record<string, unknown> {
     return {};
   }
 }
+
+/** Token and cost fields, as a run summary and a step both carry them. */
+export function usageFields(r: Record<string, unknown>) {
+  return {
+    input_tokens: num(r.input_tokens),
+    output_tokens: num(r.output_tokens),
+    cache_read_tokens: num(r.cache_read_tokens),
+    cache_write_tokens: num(r.cache_write_tokens),
+    reasoning_tokens: num(r.reasoning_tokens),
+    cost_usd: num(r.cost_usd),
+    cost_estimated: Boolean(r.cost_estimated),
+  };
+}

@@ -4,7 +4,7 @@
 import type { StepIndex, StepRow, StepWindow, ToolCallRow } from '../../schemas/api.js';
 import type { Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
-import { isoTime, num, numOrNull, parseJsonObject } from './row-conversions.js';
+import { isoTime, num, numOrNull, parseJsonObject, usageFields } from './row-conversions.js';
 
 /** The project of a run: the one asked for, else the only one holding the run id (404 / 409 otherwise). */
 export async function resolveRunProject(storage: Storage, runId: string, project: string | undefined): Promise<string> {
@@ -80,13 +80,7 @@ export function toStepRow(r: Record<string, unknown>): StepRow {
     step: num(r.step),
     ts: isoTime(r.ts)!,
     model: String(r.model),
-    input_tokens: num(r.input_tokens),
-    output_tokens: num(r.output_tokens),
-    cache_read_tokens: num(r.cache_read_tokens),
-    cache_write_tokens: num(r.cache_write_tokens),
-    reasoning_tokens: num(r.reasoning_tokens),
-    cost_usd: num(r.cost_usd),
-    cost_estimated: Boolean(r.cost_estimated),
+    ...usageFields(r),
     latency_ms: numOrNull(r.latency_ms),
     action: String(r.action),
     observation: String(r.observation),

@@ -4,7 +4,7 @@ import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { ApiError } from '../errors.js';
 import type { RunFilters } from './run-filters.js';
 import { ROLLUP_ARRAYS, RUN_SORTS, summarySql, type RunSort } from './run-summary-sql.js';
-import { isoTime, num, numOrNull, parseJsonObject } from './row-conversions.js';
+import { isoTime, num, numOrNull, parseJsonObject, usageFields } from './row-conversions.js';
 import { getStepWindow } from './run-steps-queries.js';
 import { getRunAnalysis } from './run-analysis-query.js';
 
@@ -124,13 +124,7 @@ export function toRunSummary(r: Record<string, unknown>): RunSummary {
     steps: num(r.steps),
     tool_calls: num(r.tool_calls),
     tool_errors: num(r.tool_errors),
-    input_tokens: num(r.input_tokens),
-    output_tokens: num(r.output_tokens),
-    cache_read_tokens: num(r.cache_read_tokens),
-    cache_write_tokens: num(r.cache_write_tokens),
-    reasoning_tokens: num(r.reasoning_tokens),
-    cost_usd: num(r.cost_usd),
-    cost_estimated: Boolean(r.cost_estimated),
+    ...usageFields(r),
     duration_ms: numOrNull(r.duration_ms),
   };
 }

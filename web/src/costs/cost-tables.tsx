@@ -18,6 +18,17 @@ function FactorBar({ factor, max }: { factor: number | null; max: number }) {
   );
 }
 
+/** A run's id, linking to its trajectory with the page's filters. */
+function RunCell({ run, filterSearch }: { run: { run_id: string; project: string }; filterSearch: string }) {
+  return (
+    <td>
+      <Link className="run-id" to={runLink(run.run_id, filterSearch, run.project)}>
+        {run.run_id}
+      </Link>
+    </td>
+  );
+}
+
 export function TopRunsTable({ runs, filterSearch }: { runs: RunSummary[]; filterSearch: string }) {
   return (
     <table className="data-table" data-testid="top-runs">
@@ -34,11 +45,7 @@ export function TopRunsTable({ runs, filterSearch }: { runs: RunSummary[]; filte
       <tbody>
         {runs.map((r) => (
           <tr key={`${r.project}/${r.run_id}`} data-run-id={r.run_id}>
-            <td>
-              <Link className="run-id" to={runLink(r.run_id, filterSearch, r.project)}>
-                {r.run_id}
-              </Link>
-            </td>
+            <RunCell run={r} filterSearch={filterSearch} />
             <td className="truncate">{r.model}</td>
             <td>
               <StatusBadge status={r.status} />
@@ -69,11 +76,7 @@ export function SpikesTable({ spikes, filterSearch }: { spikes: CostSpikesReport
       <tbody>
         {spikes.map((s) => (
           <tr key={`${s.project}/${s.run_id}`} data-run-id={s.run_id}>
-            <td>
-              <Link className="run-id" to={runLink(s.run_id, filterSearch, s.project)}>
-                {s.run_id}
-              </Link>
-            </td>
+            <RunCell run={s} filterSearch={filterSearch} />
             <td className="small cohort-cell" title={`${s.cohort_runs} runs in the cohort`}>
               <div>{s.cohort.model}</div>
               <div className="muted">{s.cohort.task_category || '—'}</div>
