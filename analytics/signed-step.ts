@@ -1,7 +1,13 @@
 // A step reduced to what loop detection and rework need: its signatures and what it spent.
 // Built from normalized step and tool_call events (schemas/normalize-event.ts). Pure.
 import type { StepEvent, ToolCallEvent } from '../schemas/normalize-event.js';
-import { actionSignature, actionText, observationSignature, collapseWhitespace } from './signatures.js';
+import {
+  callText,
+  collapseWhitespace,
+  collapsedObservationSignature,
+  digest,
+  observationSignature,
+} from './signatures.js';
 
 export interface SignedStep {
   /** The step index of the run (the `step` field of the event). */
@@ -46,34 +52,72 @@ export function signSteps(
     if (list) list.push(call);
     else callsByStep.set(call.step, [call]);
   }
-  const seen = new Set<number>();
-  const ordered = [...steps].sort((a, b) => a.step - b.step).filter((s) => !seen.has(s.step) && seen.add(s.step));
-  return ordered.map((s) => signStep(s, callsByStep.get(s.step) ?? [], opts));
+  const ordered = inStepOrder(steps);
+  const out: SignedStep[] = new Array(ordered.length);
+  for (let i = 0; i < ordered.length; i++) out[i] = signStep(ordered[i], callsByStep.get(ordered[i].step) ?? NO_CALLS, opts);
+  return out;
 }
 
+const NO_CALLS: readonly ToolCallInput[] = [];
+
+/** The steps sorted by index, the first of equal indices kept; steps already in order as they are. */
+function inStepOrder(steps: readonly StepInput[]): readonly StepInput[] {
+  let increasing = true;
+  for (let i = 1; i < steps.length && increasing; i++) increasing = steps[i].step > steps[i - 1].step;
+  if (increasing) return steps;
+  const seen = new Set<number>();
+  return [...steps].sort((a, b) => a.step - b.step).filter((s) => !seen.has(s.step) && seen.add(s.step));
+}
+
+/**
+ * Signs one step: its action is actionSignature of its tool calls, else of its action text; its
+ * observation is observationSignature of the step's observation, else its tool calls' outputs
+ * (in action order), else its error. Each text is collapsed once and each call's text made once.
+ */
 export function signStep(step: StepInput, calls: readonly ToolCallInput[], opts: SignOptions = {}): SignedStep {
-  const error = step.error_type !== '' || step.error_message !== '' || calls.some((c) => c.status === 'error');
-  const observation = observationText(step, calls);
-  const nothing = calls.length === 0 && collapseWhitespace(step.action) === '' && observation === '' && !error;
-  const action = nothing ? `unsigned:${step.step}` : actionSignature({ tool_calls: calls, action: step.action });
+  let error = step.error_type !== '' || step.error_message !== '';
+  for (let i = 0; i < calls.length && !error; i++) error = calls[i].status === 'error';
+  const observation = collapseWhitespace(step.observation);
+  let action: string;
+  let observed: string;
+  if (calls.length === 0) {
+    const text = collapseWhitespace(step.action);
+    if (text === '' && observation === '' && !error) {
+      // Nothing to sign (the observation falls back to the error, and there is none).
+      const unsigned = `unsigned:${step.step}`;
+      return signed(step, unsigned, unsigned, error, opts);
+    }
+    action = digest(text);
+    observed =
+      observation !== ''
+        ? collapsedObservationSignature(observation, error)
+        : observationSignature(step.error_message || step.error_type, error);
+  } else if (calls.length === 1) {
+    const text = callText(calls[0]);
+    action = digest(text);
+    if (observation !== '') observed = collapsedObservationSignature(observation, error);
+    else observed = observationSignature(calls[0].output || step.error_message || step.error_type, error);
+  } else {
+    // Calls in action order: sorted by their text, stably (so outputs of equal calls keep their order).
+    const texts = calls.map(callText);
+    const order = texts.map((_, i) => i).sort((a, b) => (texts[a] < texts[b] ? -1 : texts[a] > texts[b] ? 1 : 0));
+    action = digest(order.map((i) => texts[i]).join('\n'));
+    if (observation !== '') observed = collapsedObservationSignature(observation, error);
+    else {
+      const outputs = order.map((i) => calls[i].output).filter((o) => o !== '');
+      observed = observationSignature(outputs.length > 0 ? outputs.join('\n') : step.error_message || step.error_type, error);
+    }
+  }
+  return signed(step, action, observed, error, opts);
+}
+
+function signed(step: StepInput, action: string, observation: string, error: boolean, opts: SignOptions): SignedStep {
   return {
     step: step.step,
     action,
-    observation: nothing ? `unsigned:${step.step}` : observationSignature(observation, error),
+    observation,
     error,
     tokens: step.input_tokens + step.output_tokens,
     cost_usd: step.cost_usd ?? opts.costOf?.(step) ?? 0,
   };
-}
-
-/** The step's observation, else its tool calls' outputs (in action order), else its error. */
-function observationText(step: StepInput, calls: readonly ToolCallInput[]): string {
-  if (collapseWhitespace(step.observation) !== '') return step.observation;
-  const outputs = calls
-    .map((c) => ({ key: actionText({ tool_calls: [c] }), output: c.output }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((c) => c.output)
-    .filter((o) => o !== '');
-  if (outputs.length > 0) return outputs.join('\n');
-  return step.error_message || step.error_type;
 }

@@ -1,0 +1,104 @@
+// Inputs of step signing taken from real and generated traffic, for the equivalence test of the
+// signing fast paths and for bench/signing.ts: the runs of the real fixtures
+// (../shared/fixtures/real, through the importers), the demo generator's runs and the ingest
+// benchmark's events, each normalized as ingest stores them; plus every string and argument-like
+// value found in the fixture files.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StepInput, ToolCallInput } from '../../analytics/signed-step.js';
+import { benchEvents } from '../../bench/bench-events.js';
+import { generateDemoRuns } from '../../ingest/demo/index.js';
+import { readFileItems, sniffFile } from '../../ingest/importers/read-file.js';
+import { normalizeEvent } from '../../schemas/normalize-event.js';
+
+export const REAL_FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/real/', import.meta.url));
+
+/** One run's steps and tool calls, as signSteps takes them. */
+export interface SigningRun {
+  name: string;
+  steps: StepInput[];
+  calls: ToolCallInput[];
+}
+
+const NORMALIZE = { maxTextChars: 65_536, defaultProject: 'corpus', now: Date.parse('2026-11-30T00:00:00Z') };
+
+/** Normalizes raw v1 events and groups their steps and tool calls by run. */
+export function runsOfEvents(events: readonly unknown[], prefix: string): SigningRun[] {
+  const runs = new Map<string, SigningRun>();
+  for (const raw of events) {
+    const r = normalizeEvent(raw, NORMALIZE);
+    if (!r.ok) continue;
+    const e = r.event;
+    if (e.type !== 'step' && e.type !== 'tool_call') continue;
+    const key = `${e.project}/${e.run_id}`;
+    let run = runs.get(key);
+    if (!run) runs.set(key, (run = { name: `${prefix}:${key}`, steps: [], calls: [] }));
+    if (e.type === 'step') run.steps.push(e);
+    else run.calls.push(e);
+  }
+  return [...runs.values()];
+}
+
+function fixtureFiles(): string[] {
+  return (readdirSync(REAL_FIXTURES, { recursive: true }) as string[])
+    .filter((f) => /\.(json|jsonl|traj|eval)$/.test(f))
+    .sort()
+    .map((f) => join(REAL_FIXTURES, f));
+}
+
+/** The raw events of every run the importers find in the real fixtures. */
+export async function fixtureEvents(): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const path of fixtureFiles()) {
+    try {
+      for await (const item of readFileItems(path, await sniffFile(path))) {
+        if ('run' in item) out.push(...item.run.events);
+        else if ('events' in item) out.push(...item.events);
+      }
+    } catch {
+      // files that are not trajectories (all_preds.jsonl, logs without samples)
+    }
+  }
+  return out;
+}
+
+/** Every string, and every object or array of up to 64 entries, in the fixtures' JSON files. */
+export function fixtureValues(): { strings: string[]; objects: unknown[] } {
+  const strings = new Set<string>();
+  const objects: unknown[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (typeof v === 'string') strings.add(v);
+    else if (v !== null && typeof v === 'object' && depth < 64) {
+      const entries = Array.isArray(v) ? v : Object.values(v);
+      if (entries.length <= 64) objects.push(v);
+      for (const x of entries) walk(x, depth + 1);
+    }
+  };
+  for (const path of fixtureFiles()) {
+    if (path.endsWith('.eval')) continue; // zips: their samples come in through fixtureEvents
+    const text = readFileSync(path, 'utf8');
+    const lines = path.endsWith('.jsonl') ? text.split('\n').filter((l) => l.trim() !== '') : [text];
+    for (const line of lines) {
+      try {
+        walk(JSON.parse(line), 0);
+      } catch {
+        strings.add(line);
+      }
+    }
+  }
+  return { strings: [...strings], objects };
+}
+
+export async function fixtureRuns(): Promise<SigningRun[]> {
+  return runsOfEvents(await fixtureEvents(), 'fixture');
+}
+
+export function demoRuns(runs: number, seed = 7): SigningRun[] {
+  const events = [...generateDemoRuns({ seed, runs, startMs: Date.parse('2026-11-01T00:00:00Z'), spanMs: 86_400_000 })].flat();
+  return runsOfEvents(events, 'demo');
+}
+
+export function benchRuns(events: number): SigningRun[] {
+  return runsOfEvents(benchEvents(events), 'bench');
+}
