@@ -3,7 +3,8 @@
 // straight into the engine.
 //   npx tsx bench/http-ingest.ts [--events 300000] [--concurrency 4] [--ack stored|buffered]
 //                                [--http-only] [--profile DIR]
-// The server runs in a child process (its own embedded engine); the client sends from this one.
+// The server runs in a child process (the built CLI, `npm run build` first; its own embedded
+// engine); the client sends from this one.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +16,8 @@ import { eventsToRows, TABLE_COLUMNS, type TableName } from '../ingest/event-row
 import { normalizeEvent, type TrajEvent } from '../schemas/normalize-event.js';
 import { openStorage } from '../storage/gateway.js';
 import { migrate } from '../storage/migrate.js';
-import { repoPath } from '../schemas/paths.js';
 import { benchEvents } from './bench-events.js';
+import { builtCli } from './built-cli.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +32,8 @@ const { values: args } = parseArgs({
     ack: { type: 'string', default: 'stored' },
   },
 });
+// Checked first: a stale build fails before the direct runs.
+const CLI = builtCli();
 const TOTAL = Number(args.events);
 const CONCURRENCY = Number(args.concurrency);
 const PORT = Number(args.port);
@@ -62,7 +65,7 @@ async function direct(batchEvents: number): Promise<number> {
 async function viaHttp(): Promise<{ rate: number; rss: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'trajscope-bench-http-'));
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', repoPath('bin', 'cli.ts'), 'serve', '--port', String(PORT), '--data-dir', dir, '--log-level', 'warn'], {
+  const child = spawn(process.execPath, [...profile, CLI, 'serve', '--port', String(PORT), '--data-dir', dir, '--log-level', 'warn'], {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, TRAJSCOPE_INGEST_ACK: args.ack },
   });

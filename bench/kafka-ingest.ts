@@ -1,6 +1,7 @@
 // Benchmark of Kafka ingestion (broker running: npm run kafka:start).
 //   npx tsx bench/kafka-ingest.ts [--events 1000000] [--rate 10000] [--seconds 20] [--compression gzip|none]
-//                                 [--only backlog|latency] [--profile DIR]
+//                                 [--only backlog|latency] [--profile DIR] [--worker-status]
+// The worker is the built CLI (`npm run build` first), as `npx trajscope ingest` runs it.
 // 1. direct: the same rows inserted straight into the engine (no Kafka, no validation);
 // 2. backlog: pre-produce N step and tool-call events, then a `trajscope ingest` worker (its own
 //    process, its own embedded engine) drains them: sustained events/s from its first commit to
@@ -18,10 +19,10 @@ import { loadPriceBook } from '../ingest/load-prices.js';
 import { eventsToRows, TABLE_COLUMNS, type TableName } from '../ingest/event-rows.js';
 import { ensureTopics } from '../ingest/kafka/topics.js';
 import { normalizeEvent, type TrajEvent } from '../schemas/normalize-event.js';
-import { repoPath } from '../schemas/paths.js';
 import { openStorage } from '../storage/gateway.js';
 import { migrate } from '../storage/migrate.js';
 import { benchEvents } from './bench-events.js';
+import { builtCli } from './built-cli.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,8 +36,12 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     // Run one part only: the direct insert and the backlog drain, or the latency run.
     only: { type: 'string' },
+    // Let the worker log its rate, lag and memory every second.
+    'worker-status': { type: 'boolean', default: false },
   },
 });
+// Checked first: a stale build fails before minutes of producing.
+const CLI = builtCli();
 const TOTAL = Number(args.events);
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
@@ -71,8 +76,8 @@ async function direct(events: Record<string, unknown>[]): Promise<number> {
 
 function startWorker(topic: string, dataDir: string): ChildProcess {
   const prof = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
-  return spawn(process.execPath, [...prof, '--import', 'tsx', repoPath('bin', 'cli.ts'), 'ingest', '--status-every', '0'], {
-    env: { ...process.env, TRAJSCOPE_DATA_DIR: dataDir, TRAJSCOPE_LOG_LEVEL: 'warn', KAFKA_BROKERS: BROKER, KAFKA_TOPIC: topic, KAFKA_GROUP_ID: `${topic}.group`, KAFKA_PARTITIONS: String(PARTITIONS) },
+  return spawn(process.execPath, [...prof, CLI, 'ingest', '--status-every', args['worker-status'] ? '1' : '0'], {
+    env: { ...process.env, TRAJSCOPE_DATA_DIR: dataDir, TRAJSCOPE_LOG_LEVEL: args['worker-status'] ? 'info' : 'warn', KAFKA_BROKERS: BROKER, KAFKA_TOPIC: topic, KAFKA_GROUP_ID: `${topic}.group`, KAFKA_PARTITIONS: String(PARTITIONS) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }

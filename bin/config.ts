@@ -41,6 +41,7 @@ const envSchema = z.object({
   KAFKA_PRODUCE: z.enum(['true', 'false']).default('true'),
   KAFKA_CONSUMER_CONCURRENCY: int(6),
   KAFKA_FETCH_MAX_BYTES: int(256 * 1024),
+  KAFKA_MAX_IN_FLIGHT_EVENTS: int(100_000),
   TRAJSCOPE_SQL_MAX_SECONDS: int(15),
   TRAJSCOPE_SQL_MAX_ROWS_READ: int(500_000_000),
   TRAJSCOPE_SQL_MAX_RESULT_ROWS: int(10_000),
@@ -118,6 +119,8 @@ export interface Config {
     consumerConcurrency: number;
     /** Most bytes fetched per partition per request. */
     fetchMaxBytes: number;
+    /** Events fetched and handed to the writer but not yet committed, at most. */
+    maxInFlightEvents: number;
   };
   /** Limits of the SQL console (each query; rows are capped in code as well). */
   sql: { maxSeconds: number; maxRowsRead: number; maxResultRows: number; maxResultBytes: number; maxMemoryBytes: number };
@@ -214,6 +217,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       produce: e.KAFKA_PRODUCE === 'true',
       consumerConcurrency: e.KAFKA_CONSUMER_CONCURRENCY,
       fetchMaxBytes: e.KAFKA_FETCH_MAX_BYTES,
+      maxInFlightEvents: e.KAFKA_MAX_IN_FLIGHT_EVENTS,
     },
     sql: {
       maxSeconds: e.TRAJSCOPE_SQL_MAX_SECONDS,

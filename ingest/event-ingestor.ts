@@ -37,6 +37,28 @@ export class EventIngestor {
 
   /** Validates and stores a batch of raw values. */
   async ingest(items: readonly ParsedItem[], call: IngestCall = {}): Promise<IngestResponse> {
+    const wait = call.wait ?? true;
+    const { response, events } = this.validate(items, call);
+    await this.handOver(events, wait);
+    return response;
+  }
+
+  /**
+   * Validates a batch and hands its valid events to the writer without waiting for them to be
+   * stored: `stored` settles once they are (observers are told then), so a caller can take the
+   * next batch meanwhile. Throws BackpressureError, taking nothing, when the writer is full.
+   */
+  submit(items: readonly ParsedItem[], call: Omit<IngestCall, 'wait'> = {}): { response: IngestResponse; stored: Promise<void> } {
+    const { response, events } = this.validate(items, call);
+    return { response, stored: this.handOver(events, true) };
+  }
+
+  /** Stores already-normalized events (importers, demo). */
+  async store(events: readonly TrajEvent[], wait = true): Promise<void> {
+    await this.handOver(events, wait);
+  }
+
+  private validate(items: readonly ParsedItem[], call: IngestCall): { response: IngestResponse; events: TrajEvent[] } {
     const { valid, rejected } = validateItems(items, {
       maxTextChars: this.opts.maxTextChars,
       defaultProject: this.opts.defaultProject,
@@ -44,20 +66,20 @@ export class EventIngestor {
       now: Date.now(),
     });
     const events = valid.map((v) => v.event);
-    await this.store(events, call.wait ?? true);
-    return { accepted: events.length, rejected };
+    return { response: { accepted: events.length, rejected }, events };
   }
 
-  /** Stores already-normalized events (importers, demo). */
-  async store(events: readonly TrajEvent[], wait = true): Promise<void> {
-    if (events.length === 0) return;
+  /** Rows to the writer now (a full writer throws here); settles once stored, when `wait`. */
+  private handOver(events: readonly TrajEvent[], wait: boolean): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
     for (const e of events) if (e.type === 'run_start' && e.model) this.runModels.set(e.project, e.run_id, e.model);
     const rows = eventsToRows(events, {
       prices: this.prices,
       runModel: (project, runId) => this.runModels.get(project, runId),
     });
-    await this.writer.add(rows, wait);
-    for (const observe of this.observers) observe(events, wait);
+    return this.writer.add(rows, wait).then(() => {
+      for (const observe of this.observers) observe(events, wait);
+    });
   }
 
   /** Adds an observer of stored events (the run analyzer, live detectors). */

@@ -35,6 +35,8 @@ export interface KafkaIngestStatus {
     events_per_second: number;
     batches: number;
     dlq_sent: number;
+    /** Events fetched and handed to the writer whose offsets are not committed yet. */
+    in_flight_events: number;
   } | null;
   producer: { events_produced: number } | null;
   /** The consumer group's position on every partition of the topic (all workers). */

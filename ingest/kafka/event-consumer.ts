@@ -1,12 +1,15 @@
 // The Kafka consumer of `trajscope ingest` (and of `serve` when KAFKA_BROKERS is set): a member
 // of the consumer group that reads batches per partition, validates each message through the
-// shared ingest path (EventIngestor.ingest, so whatever hooks into ingest applies to Kafka too),
+// shared ingest path (EventIngestor.submit, so whatever hooks into ingest applies to Kafka too),
 // sends the ones that fail to the dead-letter topic, and commits offset + 1 only once the rows
-// of the batch are stored and its dead letters acknowledged. A crash or a rebalance re-delivers
-// from the last commit; re-delivered events do not double count (the writer's insert
-// deduplication tokens cover its own retries, the tables' natural-key ReplacingMergeTree the
-// re-deliveries; exact counts read with FINAL).
-import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+// of the batch, and of every earlier batch of its partition, are stored and its dead letters
+// acknowledged. Fetching and storing overlap: a batch handed to the writer lets the next fetch
+// go (the fetch position moves on), while its commit waits in its partition's chain for the
+// insert; the events in hand are bounded (maxInFlightEvents). A crash or a rebalance
+// re-delivers from the last commit; re-delivered events do not double count (the writer's
+// insert deduplication tokens cover its own retries, the tables' natural-key
+// ReplacingMergeTree the re-deliveries; exact counts read with FINAL).
+import type { Batch, Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import type { IngestResponse } from '../../schemas/api.js';
 import type { Logger } from '../../server/logger.js';
 import { BackpressureError, type BatchWriter } from '../batch-writer.js';
@@ -18,6 +21,11 @@ import { parseMessages } from './parse-messages.js';
 
 export interface IngestPath {
   ingest(items: readonly ParsedItem[], call?: IngestCall): Promise<IngestResponse>;
+}
+
+/** What the consumer needs of the ingest path: hand a batch over, learn when it is stored. */
+export interface SubmitPath {
+  submit(items: readonly ParsedItem[]): { response: IngestResponse; stored: Promise<void> };
 }
 
 export interface EventConsumerOptions {
@@ -32,6 +40,8 @@ export interface EventConsumerOptions {
   heartbeatMs?: number;
   /** Longest wait of a fetch for new data (latency when quiet). */
   maxWaitMs?: number;
+  /** Events handed to the writer and not yet committed, at most (then fetching waits). */
+  maxInFlightEvents: number;
 }
 
 export class KafkaEventConsumer {
@@ -43,10 +53,17 @@ export class KafkaEventConsumer {
   private pausedForStorage = false;
   /** Partitions assigned to this member at its last group join. */
   assigned: number[] = [];
+  /** Per partition, the last batch's commit (true when it and all before it were stored). */
+  private readonly tails = new Map<number, Promise<boolean>>();
+  /** Events submitted and not yet committed (or given up). */
+  private inFlightEvents = 0;
+  /** eachBatch calls running. */
+  private handlers = 0;
+  private wakers: (() => void)[] = [];
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly ingestor: IngestPath,
+    private readonly ingestor: SubmitPath,
     private readonly writer: BatchWriter,
     private readonly opts: EventConsumerOptions,
     private readonly log: Logger,
@@ -99,14 +116,24 @@ export class KafkaEventConsumer {
     if (this.stopping) return;
     this.stopping = true;
     if (this.monitor) clearInterval(this.monitor);
-    // Leaving waits for the batches in hand; during a storage outage that can take a while, so
-    // give up after a bound: what was not committed is simply re-delivered to the next owner.
+    // Fetch nothing more; let the batches in hand be stored and committed, then leave. During a
+    // storage outage that can take a while, so give up after a bound: what was not committed is
+    // simply re-delivered to the next owner.
+    const deadline = Date.now() + 30_000;
+    try {
+      this.consumer?.pause([{ topic: this.opts.topic }]);
+    } catch {
+      // not running: nothing to pause
+    }
+    while ((this.handlers > 0 || this.tails.size > 0) && Date.now() < deadline) {
+      await Promise.race([this.settled(), sleep(250)]);
+    }
+    if (this.handlers > 0 || this.tails.size > 0) {
+      this.log.warn('kafka consumer: batches still in hand after 30 s; leaving without them (they will be re-delivered)');
+    }
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((r) => {
-      timer = setTimeout(() => {
-        this.log.warn('kafka consumer: batches still in hand after 30 s; leaving without them (they will be re-delivered)');
-        r();
-      }, 30_000);
+      timer = setTimeout(r, Math.max(1_000, deadline - Date.now()));
     });
     await Promise.race([this.consumer?.disconnect().catch((err) => this.log.warn('kafka consumer disconnect failed', err)), bound]);
     clearTimeout(timer);
@@ -137,42 +164,50 @@ export class KafkaEventConsumer {
   private async handleBatch(p: EachBatchPayload): Promise<void> {
     const { batch } = p;
     if (batch.messages.length === 0) return;
+    this.handlers++;
     const heartbeat = setInterval(() => void p.heartbeat().catch(() => {}), this.opts.heartbeatMs ?? 2_000);
+    const count = batch.messages.length;
+    let reserved = false;
     try {
+      // Wait while the batch would take the events in hand over the bound (storage slower than
+      // fetching); a batch larger than the bound goes alone.
+      while (this.inFlightEvents > 0 && this.inFlightEvents + count > this.opts.maxInFlightEvents) {
+        if (!p.isRunning() || p.isStale() || this.stopping) return;
+        await this.settled();
+      }
+      this.inFlightEvents += count;
+      reserved = true;
       const items = parseMessages(batch.messages);
-      const result = await this.store(items, p);
-      if (!result) return; // shutting down or revoked: not committed, so it is re-delivered
-      const dead: DeadLetter[] = result.rejected.map((r) => ({ message: batch.messages[r.index], reason: r.error }));
-      if (dead.length && !(await this.sendDeadLetters(dead, batch.topic, batch.partition, p))) return;
-      this.stats.consumed(batch.messages.length);
-      this.stats.batches++;
+      const submitted = await this.submit(items, p);
+      if (!submitted) return; // shutting down or revoked: not resolved, so it is fetched again
+      // The next fetch of this partition may go now; the commit waits for the rows.
+      p.resolveOffset(batch.lastOffset());
+      reserved = false; // the chain releases it
+      this.chain(batch, submitted, p);
     } finally {
       clearInterval(heartbeat);
-    }
-    // Everything of the batch is stored (or dead-lettered): now, and only now, commit.
-    const last = batch.lastOffset();
-    p.resolveOffset(last);
-    const next = (BigInt(last) + 1n).toString();
-    try {
-      await this.consumer!.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }]);
-      this.stats.commits++;
-      this.stats.seen(batch.partition, { committed: next, highWatermark: batch.highWatermark });
-    } catch (err) {
-      // Typically a rebalance: the new owner re-reads from the last commit; no event is lost
-      // and re-delivered ones do not double count.
-      this.stats.error(err);
-      this.log.warn(`kafka: commit of ${batch.topic}[${batch.partition}]@${next} failed`, err);
+      if (reserved) this.inFlightEvents -= count;
+      this.handlers--;
+      this.wake();
     }
   }
 
-  /** Stores the batch's valid events, waiting while the writer is full; undefined when stopping. */
-  private async store(items: ParsedItem[], p: EachBatchPayload): Promise<IngestResponse | undefined> {
+  /** Events fetched and handed over (or about to be) whose commit has not happened yet. */
+  get eventsInFlight(): number {
+    return this.inFlightEvents;
+  }
+
+  /**
+   * Hands the batch to the writer, waiting while the writer is full; undefined when stopping
+   * or when the batch went stale (rebalance), checked right before the hand-over.
+   */
+  private async submit(items: ParsedItem[], p: EachBatchPayload): Promise<Submitted | undefined> {
     for (let attempt = 1; ; attempt++) {
-      if (!p.isRunning() || p.isStale()) return undefined;
+      if (!p.isRunning() || p.isStale() || this.stopping) return undefined;
       try {
-        const r = await this.ingestor.ingest(items, { wait: true });
+        const s = this.ingestor.submit(items);
         if (this.stats.paused && !this.pausedForStorage) this.setPaused(false, '');
-        return r;
+        return s;
       } catch (err) {
         if (!(err instanceof BackpressureError)) {
           this.stats.error(err);
@@ -183,6 +218,92 @@ export class KafkaEventConsumer {
         await sleep(Math.min(5_000, 100 * attempt));
       }
     }
+  }
+
+  /**
+   * Commits the batch once its rows are stored and its dead letters sent, after the earlier
+   * batches of its partition. A batch that cannot be finished (shutdown, lost partition) breaks
+   * its partition's chain: later batches of that chain commit nothing, and the partition is
+   * read again from that batch (a seek), so no offset is ever committed past an unstored event.
+   */
+  private chain(batch: Batch, submitted: Submitted, p: EachBatchPayload): void {
+    const { partition, topic } = batch;
+    const count = batch.messages.length;
+    const first = batch.firstOffset() ?? batch.messages[0].offset;
+    const last = batch.lastOffset();
+    const rejected = submitted.response.rejected;
+    const dead: DeadLetter[] = rejected.map((r) => ({ message: batch.messages[r.index], reason: r.error }));
+    const prev = this.tails.get(partition) ?? Promise.resolve(true);
+    const finish = async (): Promise<boolean> => {
+      const earlierOk = await prev;
+      try {
+        await submitted.stored;
+      } catch (err) {
+        this.stats.error(err);
+        if (earlierOk) this.restartFrom(topic, partition, first);
+        return false;
+      }
+      if (!earlierOk) return false;
+      if (dead.length && !(await this.sendDeadLetters(dead, topic, partition, p))) {
+        this.restartFrom(topic, partition, first);
+        return false;
+      }
+      this.stats.consumed(count);
+      this.stats.batches++;
+      await this.commit(topic, partition, last, batch.highWatermark);
+      return true;
+    };
+    const link: Promise<boolean> = finish()
+      .catch((err: unknown) => {
+        // Not expected (every step above handles its failures): never commit past it.
+        this.stats.error(err);
+        this.log.error(`kafka: finishing a batch of ${topic}[${partition}] failed`, err);
+        return false;
+      })
+      .finally(() => {
+        this.inFlightEvents -= count;
+        if (this.tails.get(partition) === link) this.tails.delete(partition);
+        this.wake();
+      });
+    this.tails.set(partition, link);
+  }
+
+  /** After a batch could not be finished: read its partition again from it (unless stopping). */
+  private restartFrom(topic: string, partition: number, offset: string): void {
+    // Later batches of the broken chain commit nothing; a new chain starts with the re-read.
+    this.tails.delete(partition);
+    if (this.stopping || !this.consumer) return;
+    this.log.warn(`kafka: ${topic}[${partition}] will be read again from ${offset} (a batch could not be stored)`);
+    try {
+      this.consumer.seek({ topic, partition, offset });
+    } catch (err) {
+      this.stats.error(err);
+    }
+  }
+
+  private async commit(topic: string, partition: number, last: string, highWatermark: string): Promise<void> {
+    const next = (BigInt(last) + 1n).toString();
+    try {
+      await this.consumer!.commitOffsets([{ topic, partition, offset: next }]);
+      this.stats.commits++;
+      this.stats.seen(partition, { committed: next, highWatermark });
+    } catch (err) {
+      // Typically a rebalance: the new owner re-reads from the last commit; no event is lost
+      // and re-delivered ones do not double count. A later commit covers this one.
+      this.stats.error(err);
+      this.log.warn(`kafka: commit of ${topic}[${partition}]@${next} failed`, err);
+    }
+  }
+
+  /** Resolves at the next change of the batches in hand. */
+  private settled(): Promise<void> {
+    return new Promise((r) => this.wakers.push(r));
+  }
+
+  private wake(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    for (const w of wakers) w();
   }
 
   private async sendDeadLetters(dead: DeadLetter[], topic: string, partition: number, p: EachBatchPayload): Promise<boolean> {
@@ -201,6 +322,8 @@ export class KafkaEventConsumer {
     }
   }
 }
+
+type Submitted = ReturnType<SubmitPath['submit']>;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

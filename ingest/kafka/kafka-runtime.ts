@@ -6,7 +6,7 @@ import type { KafkaIngestStatus } from '../../schemas/ingest-status.js';
 import type { Logger } from '../../server/logger.js';
 import type { BatchWriter } from '../batch-writer.js';
 import { createKafka } from './kafka-client.js';
-import { KafkaEventConsumer, type IngestPath } from './event-consumer.js';
+import { KafkaEventConsumer, type SubmitPath } from './event-consumer.js';
 import { KafkaEventProducer } from './event-producer.js';
 import { ensureTopics } from './topics.js';
 
@@ -32,7 +32,7 @@ export class KafkaRuntime {
   }
 
   /** Connects, creates the topics when missing, and starts what `o` asks for. */
-  async start(deps: { ingestor: IngestPath; writer: BatchWriter }, o: KafkaRuntimeOptions): Promise<void> {
+  async start(deps: { ingestor: SubmitPath; writer: BatchWriter }, o: KafkaRuntimeOptions): Promise<void> {
     const k = this.config.kafka;
     this.admin = this.kafka.admin();
     await this.admin.connect();
@@ -56,6 +56,7 @@ export class KafkaRuntime {
         groupId: k.groupId,
         concurrency: k.consumerConcurrency,
         fetchMaxBytes: k.fetchMaxBytes,
+        maxInFlightEvents: k.maxInFlightEvents,
       }, this.log);
       await this.consumer.start();
     }
@@ -99,6 +100,7 @@ export class KafkaRuntime {
             events_per_second: Math.round(c.stats.rate()),
             batches: c.stats.batches,
             dlq_sent: c.stats.dlqSent,
+            in_flight_events: c.eventsInFlight,
           }
         : null,
       producer: this.producer ? { events_produced: this.producer.eventsProduced } : null,

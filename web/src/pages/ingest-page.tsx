@@ -44,7 +44,7 @@ export function IngestPage() {
         <KpiTile
           label="Events/s"
           value={eventsPerSecond === undefined ? '—' : formatNumber(eventsPerSecond, eventsPerSecond < 10 ? 1 : 0)}
-          detail={c ? `${formatInt(c.events_consumed)} consumed here` : a ? `${formatInt(a.accepted_total)} accepted since start` : undefined}
+          detail={c ? `${formatInt(c.events_consumed)} consumed here · ${formatInt(c.in_flight_events)} being stored` : a ? `${formatInt(a.accepted_total)} accepted since start` : undefined}
         />
         <KpiTile
           label="Lag"
