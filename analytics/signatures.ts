@@ -13,10 +13,11 @@ import { hash } from 'node:crypto';
 import { canonicalJson } from '../schemas/normalize-event.js';
 
 /**
- * The whitespace runs that `/\s+/g → ' '` changes: those starting with whitespace other than a
- * space, and those of a space and more. A single space is left alone (it would become itself).
+ * The whitespace runs that `/\s+/g → ' '` changes: those starting with a newline, those of a
+ * space and more, those starting with other whitespace than a space or a newline. A single
+ * space is left alone (it would become itself). Newlines first: they start most runs.
  */
-const CHANGED_WHITESPACE_RUN = /[^\S ]\s*| \s+/g;
+const CHANGED_WHITESPACE_RUN = /\n\s*| \s+|[^\S \n]\s*/g;
 
 /**
  * Runs of whitespace become one space; leading and trailing whitespace is dropped:
@@ -289,8 +290,8 @@ function maskCollapsed(text: string): string {
   if (hasUuidShape(out)) out = out.replace(UUID, '<uuid>');
   if (hasDateShape(out)) out = out.replace(DATE, '<ts>');
   if (hasTimeShape(out)) out = out.replace(TIME, '<ts>');
-  // Each later pattern needs one of these (a duration's digit and unit letter, 5 digits, a digit
-  // next to a hex letter, 0x); when none is there, none of them changes the text.
+  // Each later pattern needs a digit followed by one of these (a duration's unit letter, 4 more
+  // digits, the x of 0x, a hex letter) or preceded by a hex letter; without, none changes the text.
   if (!DIGIT_MASK_NEEDS.test(out)) return out;
   out = out.replace(DURATION, '<dur>');
   if (out.includes('0x') || out.includes('0X')) out = out.replace(HEX_LITERAL, '<hex>');
@@ -299,8 +300,9 @@ function maskCollapsed(text: string): string {
   return out.replace(LONG_NUMBER, '<num>');
 }
 
-const DIGIT_MASK_NEEDS = /\d(?:\s?[numsµ]|\d{4}|[a-f])|[a-f]\d|0x/i;
-const DIGIT_NEXT_TO_HEX_LETTER = /\d[a-f]|[a-f]\d/i;
+// Each alternative starts at the digit (a look-behind for the letter before it): quick to scan.
+const DIGIT_MASK_NEEDS = /\d(?:\s?[numsµ]|\d{4}|[a-fA-FxX]|(?<=[a-fA-F]\d))/;
+const DIGIT_NEXT_TO_HEX_LETTER = /\d(?:[a-fA-F]|(?<=[a-fA-F]\d))/;
 const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
