@@ -159,16 +159,21 @@ function scanString(s: string, i: number): number {
 function scanObject(s: string, i: number, depth: number): number {
   let j = i + 1;
   if (s.charCodeAt(j) === 0x7d) return j + 1;
-  let prev = '';
-  for (let first = true; ; first = false) {
+  // The previous key is s[prevStart, prevEnd): compared in place, no key is copied out.
+  let prevStart = -1;
+  let prevEnd = -1;
+  for (;;) {
     if (s.charCodeAt(j) !== 0x22) return -1;
-    const c0 = s.charCodeAt(j + 1);
+    const start = j + 1;
+    const c0 = s.charCodeAt(start);
     if (c0 >= 0x30 && c0 <= 0x39) return -1;
     const end = scanString(s, j);
     if (end < 0) return -1;
-    const key = s.slice(j + 1, end - 1);
-    if ((!first && !(prev < key)) || key === '__proto__') return -1;
-    prev = key;
+    const keyEnd = end - 1;
+    if (keyEnd - start === 9 && s.startsWith('__proto__', start)) return -1;
+    if (prevStart >= 0 && compareRanges(s, prevStart, prevEnd, start, keyEnd) >= 0) return -1;
+    prevStart = start;
+    prevEnd = keyEnd;
     if (s.charCodeAt(end) !== 0x3a) return -1;
     j = scanValue(s, end + 1, depth);
     if (j < 0) return -1;
@@ -177,6 +182,16 @@ function scanObject(s: string, i: number, depth: number): number {
     if (c !== 0x2c) return -1;
     j++;
   }
+}
+
+/** s[a, aEnd) against s[b, bEnd) by code units, as `<` compares strings: negative, 0 or positive. */
+function compareRanges(s: string, a: number, aEnd: number, b: number, bEnd: number): number {
+  const n = Math.min(aEnd - a, bEnd - b);
+  for (let k = 0; k < n; k++) {
+    const d = s.charCodeAt(a + k) - s.charCodeAt(b + k);
+    if (d !== 0) return d;
+  }
+  return aEnd - a - (bEnd - b);
 }
 
 function scanArray(s: string, i: number, depth: number): number {
