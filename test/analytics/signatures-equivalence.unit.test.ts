@@ -131,7 +131,6 @@ describe('signing of every single code unit', () => {
         (u: string) => `{"a${u}":1,"b":2}`,
         (u: string) => `{"${u}":1,"~":2}`,
         (u: string) => `["x${u}","${u}\ud83d\ude00"]`,
-        (u: string) => `{"b":1,"a${u}`,
         (u: string) => `[1${u}]`,
       ];
       for (const context of contexts) {
@@ -201,13 +200,17 @@ function randomValue(r: Rand, depth: number): unknown {
 }
 
 /** JSON text of a value with random spacing, key order, number forms, escapes and duplicate keys. */
-function jsonText(r: Rand, value: unknown, depth = 0): string {
+function jsonText(r: Rand, value: unknown): string {
   const ws = () => (r() < 0.15 ? pick(r, [' ', '\n', '\t', '\r\n  ', '']) : '');
   const str = (s: string) => {
     const plain = JSON.stringify(s);
     if (r() < 0.8) return plain;
-    // Escape a character or two differently: still the same string.
-    return plain.replace(/[a-z/]/, (c) => (c === '/' ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, r() < 0.5 ? '0' : '0')}`));
+    // Escape one character differently (\/ or \u): still the same string.
+    return plain.replace(/[a-z/ ]/, (c) => {
+      if (c === '/') return '\\/';
+      const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+      return `\\u${r() < 0.5 ? hex : hex.toUpperCase()}`;
+    });
   };
   if (typeof value === 'string') return str(value);
   if (typeof value === 'number') {
@@ -215,12 +218,12 @@ function jsonText(r: Rand, value: unknown, depth = 0): string {
     if (r() < 0.2 && Number.isInteger(value)) return pick(r, [`${t}.0`, `${t}e0`, `${t}E+0`, t === '0' ? '-0' : t]);
     return t;
   }
-  if (Array.isArray(value)) return `[${ws()}${value.map((v) => jsonText(r, v, depth + 1)).join(`${ws()},${ws()}`)}${ws()}]`;
+  if (Array.isArray(value)) return `[${ws()}${value.map((v) => jsonText(r, v)).join(`${ws()},${ws()}`)}${ws()}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     if (r() < 0.3) entries.reverse();
     if (r() < 0.15 && entries.length > 0) entries.push([entries[0][0], randomValue(r, 1)]);
-    return `{${ws()}${entries.map(([k, v]) => `${str(k)}${ws()}:${ws()}${jsonText(r, v, depth + 1)}`).join(`${ws()},${ws()}`)}${ws()}}`;
+    return `{${ws()}${entries.map(([k, v]) => `${str(k)}${ws()}:${ws()}${jsonText(r, v)}`).join(`${ws()},${ws()}`)}${ws()}}`;
   }
   return JSON.stringify(value);
 }
@@ -257,6 +260,10 @@ describe('signing of seeded random and adversarial inputs', () => {
       const texts = Array.from({ length: 20_000 }, () => randomArguments(r));
       texts.push('1e21', '-0', '0', '-', '[]', '{}', '""', '" a  b "', 'true', 'nul', '[1,]', '{"a":1,"a":2}', '{"b":1,"a":1}', '{"10":1,"2":2,"a":3}', '{"__proto__":{"x":1},"y":2}', '{"__proto__":1}', '1e400', '123456789012345', '1234567890123456', '9999999999999999', '-9999999999999999', '{"a":9007199254740993}', '[12345678901234567890]', '0.30000000000000004', '1.10', '{"a":[1,{"c":" x ","b":null}]}');
       expect(differences(texts, ref.canonicalArguments, cur.canonicalArguments)).toEqual([]);
+      // Both ways were taken often: text given back as it is (the scan's way) and text rewritten.
+      const unchanged = texts.filter((t) => cur.canonicalArguments(t) === t).length;
+      expect(unchanged).toBeGreaterThan(3_000);
+      expect(texts.length - unchanged).toBeGreaterThan(3_000);
       const values = Array.from({ length: 5_000 }, () => randomValue(r, 4));
       expect(differences(values, ref.canonicalArguments, cur.canonicalArguments)).toEqual([]);
     },
@@ -295,10 +302,17 @@ describe('signing of seeded random and adversarial inputs', () => {
       }
       const byStep = new Map<number, ToolCallInput[]>();
       for (const c of calls) if (c.step !== null) byStep.set(c.step, [...(byStep.get(c.step) ?? []), c]);
+      const branches = { none: 0, one: 0, several: 0, unsigned: 0, fromOutputs: 0 };
       for (const s of steps) {
         const own = byStep.get(s.step) ?? [];
-        expect(signStep(s, own, { costOf: () => 0.5 })).toEqual(ref.signStep(s, own, { costOf: () => 0.5 }));
+        const signed = signStep(s, own, { costOf: () => 0.5 });
+        expect(signed).toEqual(ref.signStep(s, own, { costOf: () => 0.5 }));
+        branches[own.length === 0 ? 'none' : own.length === 1 ? 'one' : 'several']++;
+        if (signed.action.startsWith('unsigned:')) branches.unsigned++;
+        if (own.length > 1 && cur.collapseWhitespace(s.observation) === '') branches.fromOutputs++;
       }
+      // Every path of signStep was taken many times.
+      for (const [branch, count] of Object.entries(branches)) expect(count, branch).toBeGreaterThan(50);
       // Whole runs: in order, shuffled, with repeated step indices.
       for (let start = 0; start < steps.length; start += 250) {
         const run = steps.slice(start, start + 250);
