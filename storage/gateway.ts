@@ -165,17 +165,17 @@ class ClickHouseStorage implements Storage {
 }
 
 /**
- * Rows as one JSONCompactEachRow (with columns) or JSONEachRow payload, a row per line. JSON
- * escapes every newline inside a value, so a raw newline always ends a row.
+ * Rows as one JSONCompactEachRow (with columns) or JSONEachRow payload: the rows as one JSON
+ * array without its outer brackets, i.e. rows separated by commas, which both formats read
+ * (tested against the engine, parallel parsing included). One JSON.stringify of the whole list
+ * costs about half of one per row. Rows given as objects with columns are put in column order.
  */
 export function encodeRows(rows: readonly object[], columns?: readonly string[]): Buffer {
-  let text = '';
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    text += JSON.stringify(columns && !Array.isArray(row) ? columns.map((c) => (row as Record<string, unknown>)[c] ?? null) : row);
-    text += '\n';
-  }
-  return Buffer.from(text, 'utf8');
+  const values = columns && !rows.every(Array.isArray)
+    ? rows.map((row) => (Array.isArray(row) ? row : columns.map((c) => (row as Record<string, unknown>)[c] ?? null)))
+    : rows;
+  const json = Buffer.from(JSON.stringify(values), 'utf8');
+  return json.subarray(1, json.length - 1);
 }
 
 export interface ConsoleLimits {

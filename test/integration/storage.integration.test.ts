@@ -1,7 +1,7 @@
 // Migrations, restarts and the batching writer's retries on the real embedded engine.
 import { afterAll, describe, expect, it } from 'vitest';
 import { BackpressureError, BatchWriter, DEFAULT_WRITER_OPTIONS } from '../../ingest/batch-writer.js';
-import { emptyRowBatch } from '../../ingest/event-rows.js';
+import { emptyRowBatch, TABLE_COLUMNS } from '../../ingest/event-rows.js';
 import { openStorage, type Storage } from '../../storage/gateway.js';
 import { loadMigrations, migrate } from '../../storage/migrate.js';
 import { getJson, newDataDir, postEvents, removeDataDir, startTestServer } from '../helpers/test-server.js';
@@ -97,6 +97,34 @@ describe('storage', () => {
     expect((await countSteps(storage, 'bp-2')).n).toBe(0);
     expect((await countSteps(storage, 'bp-3')).n).toBe(150);
     await storage.close();
+  });
+
+  it('stores every value of a payload as sent: separators, brackets, quotes, newlines and unicode, in both row shapes, also when the engine parses it in parallel', async () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    const storage = await openStorage({ dataDir: dir, database: 'default' });
+    try {
+      await migrate(storage);
+      const tricky = ['],[', '},{', '"quoted", [1,2]', 'line 1\nline 2\r\n\ttab', 'é 🙂 \u2028 \\ back'];
+      // About 25 MB: above the size from which the engine splits the payload between threads.
+      const steps = Array.from({ length: 20_000 }, (_, i) => [
+        'enc', `run-${i % 7}`, i, `e-${i}`, 1_790_000_000_000 + i, 'gpt-4o', i, 1, 0, 0, 0, 0.5, false, null,
+        `${tricky[i % tricky.length]} ${i}`, `${tricky[(i + 1) % tricky.length]}`.repeat(1 + (i % 300)), '', tricky[(i + 2) % tricky.length], false, '{}',
+      ]);
+      await storage.insert('steps', steps, undefined, TABLE_COLUMNS.steps);
+      const scores = tricky.map((t, i) => ({ project: 'enc', run_id: 'run-0', name: `n${i}`, source: 'verifier', event_id: `s${i}`, ts: 1_790_000_000_000, value: i, comment: t }));
+      await storage.insert('scores', scores);
+      const back = await storage.query<{ step: number; action: string; observation: string; error_message: string }>(
+        'SELECT step, action, observation, error_message FROM steps WHERE project = {p:String} ORDER BY step',
+        { p: 'enc' },
+      );
+      expect(back).toHaveLength(steps.length);
+      expect(back.every((r, i) => r.step === i && r.action === steps[i][14] && r.observation === steps[i][15] && r.error_message === steps[i][17])).toBe(true);
+      const comments = await storage.query<{ comment: string }>('SELECT comment FROM scores WHERE project = {p:String} ORDER BY name', { p: 'enc' });
+      expect(comments.map((c) => c.comment)).toEqual(tricky);
+    } finally {
+      await storage.close();
+    }
   });
 
   it('keeps every run when the server restarts on the same data folder', async () => {
