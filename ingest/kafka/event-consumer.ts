@@ -183,7 +183,7 @@ export class KafkaEventConsumer {
       // The next fetch of this partition may go now; the commit waits for the rows.
       p.resolveOffset(batch.lastOffset());
       reserved = false; // the chain releases it
-      this.chain(batch, submitted, p);
+      this.chain(inHand(batch, submitted, p), submitted.stored);
     } finally {
       clearInterval(heartbeat);
       if (reserved) this.inFlightEvents -= count;
@@ -226,31 +226,26 @@ export class KafkaEventConsumer {
    * its partition's chain: later batches of that chain commit nothing, and the partition is
    * read again from that batch (a seek), so no offset is ever committed past an unstored event.
    */
-  private chain(batch: Batch, submitted: Submitted, p: EachBatchPayload): void {
-    const { partition, topic } = batch;
-    const count = batch.messages.length;
-    const first = batch.firstOffset() ?? batch.messages[0].offset;
-    const last = batch.lastOffset();
-    const rejected = submitted.response.rejected;
-    const dead: DeadLetter[] = rejected.map((r) => ({ message: batch.messages[r.index], reason: r.error }));
+  private chain(h: InHand, stored: Promise<void>): void {
+    const { partition, topic } = h;
     const prev = this.tails.get(partition) ?? Promise.resolve(true);
     const finish = async (): Promise<boolean> => {
       const earlierOk = await prev;
       try {
-        await submitted.stored;
+        await stored;
       } catch (err) {
         this.stats.error(err);
-        if (earlierOk) this.restartFrom(topic, partition, first);
+        if (earlierOk) this.restartFrom(topic, partition, h.first);
         return false;
       }
       if (!earlierOk) return false;
-      if (dead.length && !(await this.sendDeadLetters(dead, topic, partition, p))) {
-        this.restartFrom(topic, partition, first);
+      if (h.dead.length && !(await this.sendDeadLetters(h.dead, topic, partition, h.alive))) {
+        this.restartFrom(topic, partition, h.first);
         return false;
       }
-      this.stats.consumed(count);
+      this.stats.consumed(h.count);
       this.stats.batches++;
-      await this.commit(topic, partition, last, batch.highWatermark);
+      await this.commit(topic, partition, h.last, h.highWatermark);
       return true;
     };
     const link: Promise<boolean> = finish()
@@ -261,7 +256,7 @@ export class KafkaEventConsumer {
         return false;
       })
       .finally(() => {
-        this.inFlightEvents -= count;
+        this.inFlightEvents -= h.count;
         if (this.tails.get(partition) === link) this.tails.delete(partition);
         this.wake();
       });
@@ -306,10 +301,10 @@ export class KafkaEventConsumer {
     for (const w of wakers) w();
   }
 
-  private async sendDeadLetters(dead: DeadLetter[], topic: string, partition: number, p: EachBatchPayload): Promise<boolean> {
+  private async sendDeadLetters(dead: DeadLetter[], topic: string, partition: number, alive: () => boolean): Promise<boolean> {
     const messages = dead.map((d) => deadLetterMessage(d, { topic, partition }));
     for (let attempt = 1; ; attempt++) {
-      if (!p.isRunning() || p.isStale()) return false;
+      if (!alive()) return false;
       try {
         await this.dlq!.send({ topic: this.opts.dlqTopic, acks: -1, messages });
         this.stats.dlqSent += messages.length;
@@ -324,6 +319,41 @@ export class KafkaEventConsumer {
 }
 
 type Submitted = ReturnType<SubmitPath['submit']>;
+
+/**
+ * What the commit of a handed-over batch needs, and nothing more: the batch's messages (and the
+ * payload that holds them) are released once it is handed over, unless some must go to the DLQ.
+ */
+interface InHand {
+  topic: string;
+  partition: number;
+  count: number;
+  first: string;
+  last: string;
+  highWatermark: string;
+  dead: DeadLetter[];
+  /** False once the batch went stale (rebalance, seek) or the consumer stops. */
+  alive: () => boolean;
+}
+
+function inHand(batch: Batch, submitted: Submitted, p: EachBatchPayload): InHand {
+  const dead: DeadLetter[] = submitted.response.rejected.map((r) => ({ message: batch.messages[r.index], reason: r.error }));
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    count: batch.messages.length,
+    first: batch.firstOffset() ?? batch.messages[0].offset,
+    last: batch.lastOffset(),
+    highWatermark: batch.highWatermark,
+    dead,
+    alive: dead.length ? aliveCheck(p) : () => true,
+  };
+}
+
+/** Kept apart so that only batches with dead letters keep their payload referenced. */
+function aliveCheck(p: EachBatchPayload): () => boolean {
+  return () => p.isRunning() && !p.isStale();
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
