@@ -69,15 +69,26 @@ export class LiveLoopDetector {
 
   notify(events: readonly TrajEvent[]): void {
     const now = this.clock();
+    // A run's events mostly come one after another: the previous event's run serves (already
+    // touched, so already the most recently active).
+    let lastKey = '';
+    let lastRun: LiveRun | null = null;
     for (const e of events) {
       if (e.type !== 'step' && e.type !== 'tool_call' && e.type !== 'run_end') continue;
-      const key = `${e.project}\u0000${e.run_id}`;
+      const same: boolean = lastRun !== null && lastRun.run_id === e.run_id && lastRun.project === e.project;
+      const key: string = same ? lastKey : `${e.project}\u0000${e.run_id}`;
       if (e.type === 'run_end') {
         this.runs.delete(key);
         this.dirty.delete(key);
+        lastRun = null;
         continue;
       }
-      const run = this.touch(key, e.project, e.run_id, now);
+      const run: LiveRun = same ? lastRun! : this.touch(key, e.project, e.run_id, now);
+      if (!same) {
+        this.dirty.add(key);
+        lastKey = key;
+        lastRun = run;
+      }
       if (e.type === 'step') {
         if (run.pendingSteps.size < MAX_PENDING && !run.pendingSteps.has(e.step)) run.pendingSteps.set(e.step, e);
       } else if (e.step !== null) {
@@ -85,7 +96,6 @@ export class LiveLoopDetector {
         if (calls) calls.push(e);
         else if (run.pendingCalls.size < MAX_PENDING) run.pendingCalls.set(e.step, [e]);
       }
-      this.dirty.add(key);
     }
     if (this.dirty.size && !this.timer) {
       this.timer = setTimeout(() => {

@@ -76,12 +76,20 @@ export class RunAnalyzer {
     if (this.closed) return;
     if (!stored) this.needsFlush = true;
     const now = this.clock();
+    let last: Dirty | undefined;
     for (const e of events) {
-      const key = e.project + SEP + e.run_id;
       const due = now + (e.type === 'run_end' ? this.opts.delayMs : this.opts.debounceMs);
-      const d = this.dirty.get(key);
-      if (!d) this.dirty.set(key, { project: e.project, run_id: e.run_id, due });
-      else if (due < d.due) d.due = due;
+      // A run's events mostly come one after another: the previous event's entry serves.
+      if (last && last.run_id === e.run_id && last.project === e.project) {
+        if (due < last.due) last.due = due;
+        continue;
+      }
+      const key = e.project + SEP + e.run_id;
+      last = this.dirty.get(key);
+      if (!last) {
+        last = { project: e.project, run_id: e.run_id, due };
+        this.dirty.set(key, last);
+      } else if (due < last.due) last.due = due;
     }
     this.schedule();
   }
