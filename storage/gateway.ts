@@ -67,7 +67,17 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
       // The embedded engine keeps everything in the `default` database of its data folder.
       const connection = createChdbConnection({ path: config.dataDir });
       client = createClient({ connection: connection as never });
-      raw = connection.chdb;
+      // Inserts get a connection of their own: an embedded connection runs one statement at a
+      // time, so on a shared one every insert would wait behind a long read (an analyzer
+      // read-back, a dashboard query), and ingest with it.
+      let inserts: ReturnType<typeof createChdbConnection>;
+      try {
+        inserts = createChdbConnection({ path: config.dataDir });
+      } catch (err) {
+        await connection.close();
+        throw err;
+      }
+      raw = { rawInsert: (params) => inserts.chdb.rawInsert(params), close: () => inserts.close() };
     } catch (err) {
       throw new StorageError(
         `cannot open the embedded ClickHouse engine at ${config.dataDir}: ${(err as Error).message}` +
@@ -78,14 +88,16 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
   }
   const storage = new ClickHouseStorage(client, config, raw);
   if (!(await storage.ping())) {
+    await raw?.close().catch(() => {});
     await client.close().catch(() => {});
     throw new StorageError(`ClickHouse is not reachable${config.url ? ` at ${config.url}` : ''}`);
   }
   return storage;
 }
 
-/** The embedded engine's raw insert: the payload bytes go to the engine as they are. */
+/** The embedded engine's raw insert (on its own connection): the payload bytes go to the engine as they are. */
 interface RawInserter {
+  close(): Promise<unknown>;
   rawInsert(params: {
     table: string;
     columns?: string[];
@@ -160,6 +172,7 @@ class ClickHouseStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    await this.raw?.close();
     await this.client.close();
   }
 }

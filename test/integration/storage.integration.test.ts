@@ -127,6 +127,24 @@ describe('storage', () => {
     }
   });
 
+  it('does not hold an insert behind a long read (embedded: inserts have a connection of their own)', async () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    const storage = await openStorage({ dataDir: dir, database: 'default' });
+    let read: Promise<string> | undefined;
+    try {
+      await migrate(storage);
+      // A read of about a second, started first; the insert is asked for right after it.
+      read = storage.query('SELECT count() AS n FROM numbers(20000000) WHERE sipHash64(number) % 7 = 1').then(() => 'read');
+      const insert = storage.insert('steps', stepRows('beside-read', 100)).then(() => 'insert');
+      expect(await Promise.race([read, insert])).toBe('insert');
+      expect((await countSteps(storage, 'beside-read')).n).toBe(100);
+    } finally {
+      await read?.catch(() => {}); // closing under a running statement would hold the folder
+      await storage.close();
+    }
+  });
+
   it('keeps every run when the server restarts on the same data folder', async () => {
     const dir = newDataDir();
     dirs.push(dir);
