@@ -34,11 +34,17 @@ interface Dirty {
 }
 
 const SEP = '\u0000';
+/** Re-analyses of a run still going back off up to debounce × 2^5. */
+const MAX_DOUBLINGS = 5;
+/** Runs whose re-analysis count is kept. */
+const MAX_GOING_TRACKED = 100_000;
 /** Runs analysed between two turns of the event loop. */
 const YIELD_EVERY_RUNS = 50;
 
 export class RunAnalyzer {
   private readonly dirty = new Map<string, Dirty>();
+  /** Analyses made of runs still going, per run (bounded; oldest forgotten first). */
+  private readonly goingAnalyses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private firstSweep: NodeJS.Timeout | null = null;
@@ -77,21 +83,45 @@ export class RunAnalyzer {
     if (!stored) this.needsFlush = true;
     const now = this.clock();
     let last: Dirty | undefined;
+    let goingDue = 0;
     for (const e of events) {
-      const due = now + (e.type === 'run_end' ? this.opts.delayMs : this.opts.debounceMs);
       // A run's events mostly come one after another: the previous event's entry serves.
-      if (last && last.run_id === e.run_id && last.project === e.project) {
-        if (due < last.due) last.due = due;
-        continue;
+      if (!last || last.run_id !== e.run_id || last.project !== e.project) {
+        const key = e.project + SEP + e.run_id;
+        goingDue = now + this.goingDelay(key);
+        last = this.dirty.get(key);
+        if (!last) {
+          last = { project: e.project, run_id: e.run_id, due: Infinity };
+          this.dirty.set(key, last);
+        }
       }
-      const key = e.project + SEP + e.run_id;
-      last = this.dirty.get(key);
-      if (!last) {
-        last = { project: e.project, run_id: e.run_id, due };
-        this.dirty.set(key, last);
-      } else if (due < last.due) last.due = due;
+      const due = e.type === 'run_end' ? now + this.opts.delayMs : goingDue;
+      if (due < last.due) last.due = due;
     }
     this.schedule();
+  }
+
+  /**
+   * Wait before analysing a run that is still going: the debounce, doubled for every analysis
+   * this process already made of it while it was going (up to 32 times). A run streamed over
+   * minutes is read back whole at each analysis; without the doubling that would be every
+   * debounce, a cost that grows with the square of its length. Its run_end is analysed after
+   * the short delay as before; dead loops are caught live meanwhile (live-loops.ts).
+   */
+  private goingDelay(key: string): number {
+    return this.opts.debounceMs * 2 ** Math.min(this.goingAnalyses.get(key) ?? 0, MAX_DOUBLINGS);
+  }
+
+  /** Counts an analysis of a run still going (or forgets a run that ended). */
+  private countAnalysis(key: string, going: boolean): void {
+    if (!going) {
+      this.goingAnalyses.delete(key);
+      return;
+    }
+    const n = this.goingAnalyses.get(key) ?? 0;
+    this.goingAnalyses.delete(key); // re-inserted last: the map is in order of last analysis
+    this.goingAnalyses.set(key, n + 1);
+    if (this.goingAnalyses.size > MAX_GOING_TRACKED) this.goingAnalyses.delete(this.goingAnalyses.keys().next().value as string);
   }
 
   /** Marks runs for analysis now (sweep, tests). */
@@ -104,6 +134,11 @@ export class RunAnalyzer {
   /** Runs waiting for analysis. */
   get pending(): number {
     return this.dirty.size;
+  }
+
+  /** When a run waiting for analysis is due (clock time), else undefined (tests, stats). */
+  dueAt(project: string, runId: string): number | undefined {
+    return this.dirty.get(project + SEP + runId)?.due;
   }
 
   /** Analyses every dirty run now, due or not, and resolves when their verdicts are stored. */
@@ -219,7 +254,9 @@ export class RunAnalyzer {
     for (let i = 0; i < runs.length; i++) {
       // A batch of long runs takes a while to analyse: let ingest (HTTP, Kafka) go on in between.
       if (i > 0 && i % YIELD_EVERY_RUNS === 0) await setImmediate();
-      rows.push(analyzeRun(runs[i], options));
+      const row = analyzeRun(runs[i], options);
+      rows.push(row);
+      this.countAnalysis(project + SEP + String(row.run_id), row.ended_at === null || row.ended_at === undefined);
     }
     await this.storage.insert('run_analysis', rows);
     this.analysed += rows.length;
