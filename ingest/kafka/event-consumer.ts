@@ -233,6 +233,8 @@ export class KafkaEventConsumer {
       const earlierOk = await prev;
       try {
         await stored;
+        // Storage is back (this insert went through): resume now rather than at the next check.
+        if (this.pausedForStorage) this.watchStorage();
       } catch (err) {
         this.stats.error(err);
         if (earlierOk) this.restartFrom(topic, partition, h.first);
