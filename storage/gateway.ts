@@ -152,7 +152,7 @@ class ClickHouseStorage implements Storage {
           settings: clickhouse_settings,
         });
       } else if (columns) {
-        const values = rows.map((r) => (Array.isArray(r) ? r : columns.map((c) => (r as Record<string, unknown>)[c] ?? null)));
+        const values = inColumnOrder(rows, columns);
         await this.client.insert({ table, values, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings });
       } else {
         await this.client.insert({ table, values: rows as object[], format: 'JSONEachRow', clickhouse_settings });
@@ -184,11 +184,14 @@ class ClickHouseStorage implements Storage {
  * costs about half of one per row. Rows given as objects with columns are put in column order.
  */
 export function encodeRows(rows: readonly object[], columns?: readonly string[]): Buffer {
-  const values = columns && !rows.every(Array.isArray)
-    ? rows.map((row) => (Array.isArray(row) ? row : columns.map((c) => (row as Record<string, unknown>)[c] ?? null)))
-    : rows;
-  const json = Buffer.from(JSON.stringify(values), 'utf8');
+  const json = Buffer.from(JSON.stringify(columns ? inColumnOrder(rows, columns) : rows), 'utf8');
   return json.subarray(1, json.length - 1);
+}
+
+/** Rows as arrays in column order: array rows as they are, object rows picked (absent: null). */
+function inColumnOrder(rows: readonly object[], columns: readonly string[]): readonly unknown[] {
+  if (rows.every(Array.isArray)) return rows;
+  return rows.map((row) => (Array.isArray(row) ? row : columns.map((c) => (row as Record<string, unknown>)[c] ?? null)));
 }
 
 export interface ConsoleLimits {
