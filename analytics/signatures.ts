@@ -347,14 +347,29 @@ function hasTimeShape(s: string): boolean {
   return false;
 }
 
-/** Compact signature (hash) of the masked observation and its error flag. */
+/**
+ * Compact signature of the masked observation and its error flag: the flag ('e' or 'o') and the
+ * digest of the masked text, so that the digest, worked out once, serves either flag (the flag
+ * depends on the other events of the step). Observation signatures are only compared within a
+ * run and never stored: texts equal after masking, with equal flags, sign equal.
+ */
 export function observationSignature(text: string, isError: boolean): string {
-  return digest(`${isError ? 'error' : 'ok'}\n${maskObservation(text)}`);
+  return withErrorFlag(digest(maskObservation(text)), isError);
 }
 
 /** observationSignature of a text already collapsed (collapseWhitespace(text) === text). */
 export function collapsedObservationSignature(collapsed: string, isError: boolean): string {
-  return digest(`${isError ? 'error' : 'ok'}\n${maskCollapsed(collapsed)}`);
+  return withErrorFlag(maskedDigest(collapsed), isError);
+}
+
+/** The digest of a collapsed text once masked: an observation signature without its flag. */
+export function maskedDigest(collapsed: string): string {
+  return digest(maskCollapsed(collapsed));
+}
+
+/** The observation signature of a maskedDigest and an error flag. */
+export function withErrorFlag(maskedDigest: string, isError: boolean): string {
+  return (isError ? 'e' : 'o') + maskedDigest;
 }
 
 /** The step signature: action and observation together. */

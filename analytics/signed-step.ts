@@ -1,12 +1,13 @@
 // A step reduced to what loop detection and rework need: its signatures and what it spent.
 // Built from normalized step and tool_call events (schemas/normalize-event.ts). Pure.
-import type { StepEvent, ToolCallEvent } from '../schemas/normalize-event.js';
+import type { StepEvent, ToolCallEvent, TrajEvent } from '../schemas/normalize-event.js';
 import {
   callText,
   collapseWhitespace,
-  collapsedObservationSignature,
   digest,
+  maskedDigest,
   observationSignature,
+  withErrorFlag,
 } from './signatures.js';
 
 export interface SignedStep {
@@ -23,11 +24,69 @@ export interface SignedStep {
   cost_usd: number;
 }
 
+/**
+ * What a step event alone gives its signatures, worked out once at ingest and stored with its
+ * row, so the run analyzer can sign a run without reading its texts back.
+ */
+export interface StepParts {
+  /** digest of the collapsed action text; '' when that text is empty. */
+  action: string;
+  /** maskedDigest of the collapsed observation; '' when it is empty. */
+  observation: string;
+}
+
+/** What a tool-call event alone gives the signatures of its step. */
+export interface CallParts {
+  /** digest of callText: the action of a step with this call alone. */
+  call: string;
+  /** maskedDigest of the collapsed output; '' when the output is ''. */
+  output: string;
+}
+
 export type StepInput = Pick<
   StepEvent,
   'step' | 'action' | 'observation' | 'error_type' | 'error_message' | 'input_tokens' | 'output_tokens' | 'cost_usd'
->;
-export type ToolCallInput = Pick<ToolCallEvent, 'step' | 'tool' | 'arguments' | 'status' | 'output'>;
+> & {
+  /** stepParts of this step, when known (then action and observation are not read). */
+  parts?: StepParts;
+};
+export type ToolCallInput = Pick<ToolCallEvent, 'step' | 'tool' | 'arguments' | 'status' | 'output'> & {
+  /** callParts of this call, when known (then its texts are read only for a step of several calls). */
+  parts?: CallParts;
+};
+
+export function stepParts(step: Pick<StepEvent, 'action' | 'observation'>): StepParts {
+  const action = collapseWhitespace(step.action);
+  const observation = collapseWhitespace(step.observation);
+  return {
+    action: action === '' ? '' : digest(action),
+    observation: observation === '' ? '' : maskedDigest(observation),
+  };
+}
+
+export function callParts(call: Pick<ToolCallEvent, 'tool' | 'arguments' | 'output'>): CallParts {
+  return {
+    call: digest(callText(call)),
+    output: call.output === '' ? '' : maskedDigest(collapseWhitespace(call.output)),
+  };
+}
+
+/** The parts of each event of a list, by position: steps' and tool calls' (undefined for the others). */
+export type EventParts = ReadonlyArray<StepParts | CallParts | undefined>;
+
+export function eventParts(events: readonly TrajEvent[]): EventParts {
+  const out: Array<StepParts | CallParts | undefined> = new Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    out[i] = e.type === 'step' ? stepParts(e) : e.type === 'tool_call' ? callParts(e) : undefined;
+  }
+  return out;
+}
+
+/** Version of the stored parts (the sig_version column; 0: a row stored without them). */
+export const PARTS_VERSION = 1;
+
+const EMPTY_ACTION = digest('');
 
 export interface SignOptions {
   /** Cost of a step that carries no `cost_usd` (e.g. priced from the model table); else 0. */
@@ -72,40 +131,39 @@ function inStepOrder(steps: readonly StepInput[]): readonly StepInput[] {
 /**
  * Signs one step: its action is actionSignature of its tool calls, else of its action text; its
  * observation is observationSignature of the step's observation, else its tool calls' outputs
- * (in action order), else its error. Each text is collapsed once and each call's text made once.
+ * (in action order), else its error. Made of the step's and its calls' parts (given, else worked
+ * out here); a step of several calls also needs its calls' texts, to put them in action order.
  */
 export function signStep(step: StepInput, calls: readonly ToolCallInput[], opts: SignOptions = {}): SignedStep {
   let error = step.error_type !== '' || step.error_message !== '';
   for (let i = 0; i < calls.length && !error; i++) error = calls[i].status === 'error';
-  const observation = collapseWhitespace(step.observation);
+  const parts = step.parts ?? stepParts(step);
+  const errorText = () => observationSignature(step.error_message || step.error_type, error);
   let action: string;
   let observed: string;
   if (calls.length === 0) {
-    const text = collapseWhitespace(step.action);
-    if (text === '' && observation === '' && !error) {
+    if (parts.action === '' && parts.observation === '' && !error) {
       // Nothing to sign (the observation falls back to the error, and there is none).
       const unsigned = `unsigned:${step.step}`;
       return signed(step, unsigned, unsigned, error, opts);
     }
-    action = digest(text);
-    observed =
-      observation !== ''
-        ? collapsedObservationSignature(observation, error)
-        : observationSignature(step.error_message || step.error_type, error);
+    action = parts.action || EMPTY_ACTION;
+    observed = parts.observation !== '' ? withErrorFlag(parts.observation, error) : errorText();
   } else if (calls.length === 1) {
-    const text = callText(calls[0]);
-    action = digest(text);
-    if (observation !== '') observed = collapsedObservationSignature(observation, error);
-    else observed = observationSignature(calls[0].output || step.error_message || step.error_type, error);
+    const call = calls[0];
+    action = call.parts?.call ?? digest(callText(call));
+    if (parts.observation !== '') observed = withErrorFlag(parts.observation, error);
+    else if (call.parts) observed = call.parts.output !== '' ? withErrorFlag(call.parts.output, error) : errorText();
+    else observed = call.output !== '' ? observationSignature(call.output, error) : errorText();
   } else {
     // Calls in action order: sorted by their text, stably (so outputs of equal calls keep their order).
     const texts = calls.map(callText);
     const order = texts.map((_, i) => i).sort((a, b) => (texts[a] < texts[b] ? -1 : texts[a] > texts[b] ? 1 : 0));
     action = digest(order.map((i) => texts[i]).join('\n'));
-    if (observation !== '') observed = collapsedObservationSignature(observation, error);
+    if (parts.observation !== '') observed = withErrorFlag(parts.observation, error);
     else {
       const outputs = order.map((i) => calls[i].output).filter((o) => o !== '');
-      observed = observationSignature(outputs.length > 0 ? outputs.join('\n') : step.error_message || step.error_type, error);
+      observed = outputs.length > 0 ? observationSignature(outputs.join('\n'), error) : errorText();
     }
   }
   return signed(step, action, observed, error, opts);

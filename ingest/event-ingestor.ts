@@ -4,6 +4,7 @@
 import type { IngestResponse } from '../schemas/api.js';
 import type { TrajEvent } from '../schemas/normalize-event.js';
 import type { PriceBook } from '../analytics/pricing.js';
+import { eventParts, type EventParts } from '../analytics/signed-step.js';
 import type { BatchWriter } from './batch-writer.js';
 import { eventsToRows } from './event-rows.js';
 import type { ParsedItem } from './parse-body.js';
@@ -22,8 +23,12 @@ export interface IngestCall {
   wait?: boolean;
 }
 
-/** Told about events once the writer has them (stored=true: once they are stored). */
-export type StoredEventsObserver = (events: readonly TrajEvent[], stored: boolean) => void;
+/**
+ * Told about events once the writer has them (stored=true: once they are stored), with the
+ * signature parts of their steps and tool calls (worked out once, for the rows and the live
+ * loop detector).
+ */
+export type StoredEventsObserver = (events: readonly TrajEvent[], stored: boolean, parts: EventParts) => void;
 
 export class EventIngestor {
   private readonly runModels = new RunModelCache(50_000);
@@ -73,12 +78,14 @@ export class EventIngestor {
   private handOver(events: readonly TrajEvent[], wait: boolean): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     for (const e of events) if (e.type === 'run_start' && e.model) this.runModels.set(e.project, e.run_id, e.model);
-    const rows = eventsToRows(events, {
-      prices: this.prices,
-      runModel: (project, runId) => this.runModels.get(project, runId),
-    });
+    const parts = eventParts(events);
+    const rows = eventsToRows(
+      events,
+      { prices: this.prices, runModel: (project, runId) => this.runModels.get(project, runId) },
+      parts,
+    );
     return this.writer.add(rows, wait).then(() => {
-      for (const observe of this.observers) observe(events, wait);
+      for (const observe of this.observers) observe(events, wait, parts);
     });
   }
 

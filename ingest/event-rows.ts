@@ -1,5 +1,6 @@
 // Turns normalized events into ClickHouse rows, table by table. Pure.
 import type { PriceBook } from '../analytics/pricing.js';
+import { callParts, PARTS_VERSION, stepParts, type CallParts, type EventParts, type StepParts } from '../analytics/signed-step.js';
 import type {
   RunEndEvent,
   RunStartEvent,
@@ -31,9 +32,9 @@ export interface RowContext {
 export const TABLE_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
   steps: ['project', 'run_id', 'step', 'event_id', 'ts', 'model', 'input_tokens', 'output_tokens', 'cache_read_tokens',
     'cache_write_tokens', 'reasoning_tokens', 'cost_usd', 'cost_estimated', 'latency_ms', 'action', 'observation',
-    'error_type', 'error_message', 'truncated', 'metadata'],
+    'error_type', 'error_message', 'truncated', 'metadata', 'sig_version', 'sig_action', 'sig_observation'],
   tool_calls: ['project', 'run_id', 'call_id', 'step', 'event_id', 'ts', 'tool', 'arguments', 'status', 'error_type',
-    'error_message', 'duration_ms', 'output', 'truncated', 'metadata'],
+    'error_message', 'duration_ms', 'output', 'truncated', 'metadata', 'sig_version', 'sig_call', 'sig_output'],
   scores: ['project', 'run_id', 'name', 'source', 'event_id', 'ts', 'value', 'comment', 'truncated', 'metadata'],
 };
 
@@ -44,15 +45,17 @@ export function emptyRowBatch(): RowBatch {
 /**
  * Rows for a list of events. Besides one row per event in its own table, every run touched
  * gets one `runs` row with the first and last event time (and run_start / run_end fields),
- * so a run exists as soon as any of its events arrives, in whatever order.
+ * so a run exists as soon as any of its events arrives, in whatever order. Steps and tool calls
+ * carry their signature parts: `parts` (eventParts of the events) when given, else worked out.
  */
-export function eventsToRows(events: readonly TrajEvent[], ctx: RowContext): RowBatch {
+export function eventsToRows(events: readonly TrajEvent[], ctx: RowContext, parts?: EventParts): RowBatch {
   const batch = emptyRowBatch();
   const touched = new Map<string, { project: string; run_id: string; first: number; last: number; model: string }>();
   const batchModels = new Map<string, string>();
   for (const e of events) if (e.type === 'run_start' && e.model) batchModels.set(runKey(e), e.model);
 
-  for (const e of events) {
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
     switch (e.type) {
       case 'run_start':
         batch.rows.runs.push(runStartRow(e));
@@ -62,13 +65,13 @@ export function eventsToRows(events: readonly TrajEvent[], ctx: RowContext): Row
         break;
       case 'step': {
         const model = e.model || batchModels.get(runKey(e)) || ctx.runModel(e.project, e.run_id) || '';
-        batch.rows.steps.push(stepRow(e, model, ctx.prices));
+        batch.rows.steps.push(stepRow(e, model, ctx.prices, (parts?.[i] as StepParts | undefined) ?? stepParts(e)));
         batch.bytes += e.action.length + e.observation.length + e.error_message.length;
         touch(touched, e, e.model);
         break;
       }
       case 'tool_call':
-        batch.rows.tool_calls.push(toolCallRow(e));
+        batch.rows.tool_calls.push(toolCallRow(e, (parts?.[i] as CallParts | undefined) ?? callParts(e)));
         batch.bytes += e.arguments.length + e.output.length + e.error_message.length;
         touch(touched, e, '');
         break;
@@ -158,7 +161,7 @@ function runEndRow(e: RunEndEvent): object {
 
 // Rows of the event tables are arrays in TABLE_COLUMNS order (they travel as JSONCompactEachRow),
 // built straight from the event: no object per row, no re-ordering at insert time.
-function stepRow(e: StepEvent, model: string, prices: PriceBook): unknown[] {
+function stepRow(e: StepEvent, model: string, prices: PriceBook, parts: StepParts): unknown[] {
   const priced = e.cost_usd === null ? prices.cost(model, e) : null;
   return [
     e.project,
@@ -181,10 +184,13 @@ function stepRow(e: StepEvent, model: string, prices: PriceBook): unknown[] {
     e.error_message,
     e.truncated,
     json(e.metadata),
+    PARTS_VERSION,
+    parts.action,
+    parts.observation,
   ];
 }
 
-function toolCallRow(e: ToolCallEvent): unknown[] {
+function toolCallRow(e: ToolCallEvent, parts: CallParts): unknown[] {
   return [
     e.project,
     e.run_id,
@@ -201,6 +207,9 @@ function toolCallRow(e: ToolCallEvent): unknown[] {
     e.output,
     e.truncated,
     json(e.metadata),
+    PARTS_VERSION,
+    parts.call,
+    parts.output,
   ];
 }
 

@@ -100,7 +100,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     },
     onError: (err) => log.warn('recording loop signals failed', err),
   });
-  ingestor.observe((events) => liveLoops.notify(events));
+  ingestor.observe((events, _stored, parts) => liveLoops.notify(events, parts));
   const sqlConsole = new SqlConsole(
     (tableFilters) => openConsoleClient({ ...config.clickhouse, dataDir: config.dataDir }, config.sql, tableFilters),
     storage,

@@ -4,7 +4,7 @@
 import { classifyFailure, collectRunFacts, type FailureConfig } from '../../analytics/failure-modes/index.js';
 import { detectLoops, type Loop, type LoopThresholds } from '../../analytics/loops/index.js';
 import { reworkRate, selfCorrectionRate } from '../../analytics/process-metrics.js';
-import { signSteps } from '../../analytics/signed-step.js';
+import { signSteps, type CallParts, type StepParts } from '../../analytics/signed-step.js';
 import { detectSuspiciousSuccess } from '../../analytics/suspicious-success.js';
 import { actionSequenceKey } from '../../analytics/rl/action-sequence.js';
 import type { RunStatus } from '../../schemas/events.js';
@@ -12,6 +12,10 @@ import type { RunStatus } from '../../schemas/events.js';
 /** A run's summary row as runSummarySql gives it (ClickHouse JSON values). */
 export type SummaryRow = Record<string, unknown>;
 
+/**
+ * A step row as read back. Its texts may be left '' when its signature parts are read (the
+ * reader reads them where the analysis needs them: see read-runs.ts).
+ */
 export interface StoredStep {
   step: number;
   ts: number;
@@ -23,6 +27,8 @@ export interface StoredStep {
   output_tokens: number;
   cost_usd: number;
   latency_ms: number | null;
+  /** Signature parts stored at ingest (absent in rows stored before them). */
+  parts?: StepParts;
 }
 
 export interface StoredToolCall {
@@ -36,6 +42,8 @@ export interface StoredToolCall {
   output: string;
   /** The environment's time for the call (absent in rows read before it was carried). */
   duration_ms?: number | null;
+  /** Signature parts stored at ingest (absent in rows stored before them). */
+  parts?: CallParts;
 }
 
 export interface RunRows {

@@ -6,7 +6,7 @@
 // for `idleMs` are dropped, and a run_end drops its run. Out-of-order and late steps are left
 // to the run analyzer, which reads the whole run back.
 import { LoopTracker, type Loop, type LoopThresholds } from '../../analytics/loops/index.js';
-import { signStep, type StepInput, type ToolCallInput } from '../../analytics/signed-step.js';
+import { callParts, signStep, stepParts, type CallParts, type EventParts, type StepInput, type StepParts, type ToolCallInput } from '../../analytics/signed-step.js';
 import type { StepEvent, TrajEvent } from '../../schemas/normalize-event.js';
 
 export interface LiveLoopOptions {
@@ -38,7 +38,7 @@ interface LiveRun {
   project: string;
   run_id: string;
   tracker: LoopTracker;
-  pendingSteps: Map<number, StepEvent>;
+  pendingSteps: Map<number, { event: StepEvent; parts: StepParts }>;
   pendingCalls: Map<number, ToolCallInput[]>;
   lastSeen: number;
 }
@@ -67,13 +67,15 @@ export class LiveLoopDetector {
     return this.runs.size;
   }
 
-  notify(events: readonly TrajEvent[]): void {
+  /** Takes stored events; `parts` are their signature parts (eventParts), worked out when not given. */
+  notify(events: readonly TrajEvent[], parts?: EventParts): void {
     const now = this.clock();
     // A run's events mostly come one after another: the previous event's run serves (already
     // touched, so already the most recently active).
     let lastKey = '';
     let lastRun: LiveRun | null = null;
-    for (const e of events) {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
       if (e.type !== 'step' && e.type !== 'tool_call' && e.type !== 'run_end') continue;
       const same: boolean = lastRun !== null && lastRun.run_id === e.run_id && lastRun.project === e.project;
       const key: string = same ? lastKey : `${e.project}\u0000${e.run_id}`;
@@ -90,11 +92,15 @@ export class LiveLoopDetector {
         lastRun = run;
       }
       if (e.type === 'step') {
-        if (run.pendingSteps.size < MAX_PENDING && !run.pendingSteps.has(e.step)) run.pendingSteps.set(e.step, e);
+        if (run.pendingSteps.size < MAX_PENDING && !run.pendingSteps.has(e.step)) {
+          run.pendingSteps.set(e.step, { event: e, parts: (parts?.[i] as StepParts | undefined) ?? stepParts(e) });
+        }
       } else if (e.step !== null) {
+        // What signing needs, in a small object of one shape (texts for a step of several calls).
+        const call: ToolCallInput = { step: e.step, tool: e.tool, arguments: e.arguments, status: e.status, output: e.output, parts: (parts?.[i] as CallParts | undefined) ?? callParts(e) };
         const calls = run.pendingCalls.get(e.step);
-        if (calls) calls.push(e);
-        else if (run.pendingCalls.size < MAX_PENDING) run.pendingCalls.set(e.step, [e]);
+        if (calls) calls.push(call);
+        else if (run.pendingCalls.size < MAX_PENDING) run.pendingCalls.set(e.step, [call]);
       }
     }
     if (this.dirty.size && !this.timer) {
@@ -157,11 +163,22 @@ export class LiveLoopDetector {
     for (const key of this.dirty) {
       const run = this.runs.get(key);
       if (!run || run.pendingSteps.size === 0) continue;
-      const steps = [...run.pendingSteps.values()].sort((a, b) => a.step - b.step);
-      for (const step of steps) {
+      const steps = [...run.pendingSteps.values()].sort((a, b) => a.event.step - b.event.step);
+      for (const { event: step, parts } of steps) {
         const calls = run.pendingCalls.get(step.step) ?? [];
         run.pendingCalls.delete(step.step);
-        const signed = signStep(step as StepInput, calls, { costOf: this.opts.costOf ? () => this.opts.costOf!(step) : undefined });
+        const input: StepInput = {
+          step: step.step,
+          action: step.action,
+          observation: step.observation,
+          error_type: step.error_type,
+          error_message: step.error_message,
+          input_tokens: step.input_tokens,
+          output_tokens: step.output_tokens,
+          cost_usd: step.cost_usd,
+          parts,
+        };
+        const signed = signStep(input, calls, { costOf: this.opts.costOf ? () => this.opts.costOf!(step) : undefined });
         for (const ev of run.tracker.push(signed)) {
           if (ev.type === 'loop_detected') signals.push(toSignal(run, ev.loop, now));
         }

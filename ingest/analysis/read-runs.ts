@@ -1,63 +1,96 @@
 // Reads runs back whole from ClickHouse for the analyzer: the watermark first (what the
 // analysis will cover), then each run's summary, steps, tool calls and verifier score.
+//
+// Steps and calls come without their observations and outputs: they are signed from the
+// signature parts stored with them at ingest (sig_*). Only runs that need those texts read them
+// in a second query: runs with rows stored before the parts existed, and runs with a step of
+// several calls (whose calls are put in action order by their texts). Actions and arguments
+// are read for every run (suspicious success looks at them). Each run's rows come as one row of
+// arrays, a column each: far fewer values for the engine to write and for us to parse than a
+// row per step.
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { EMPTY_FILTERS } from '../../server/runs/run-filters.js';
 import { rawSummarySql } from '../../server/runs/run-summary-sql.js';
 import type { RunRows, StoredStep, StoredToolCall, SummaryRow } from './analyze-run.js';
 
+/** A run's steps as columns (groupArray of each; a NULL latency is 0 with its flag set). */
+interface StepColumns {
+  run_id: string;
+  step: number[];
+  ts: Array<number | string>;
+  action: string[];
+  error_type: string[];
+  error_message: string[];
+  input_tokens: Array<number | string>;
+  output_tokens: Array<number | string>;
+  cost_usd: number[];
+  latency: number[];
+  latency_null: number[];
+  sig_version: number[];
+  sig_action: string[];
+  sig_observation: string[];
+}
+
+/** A run's tool calls as columns (a NULL step or duration is 0 with its flag set). */
+interface CallColumns {
+  run_id: string;
+  call_id: string[];
+  call_step: number[];
+  step_null: number[];
+  ts: Array<number | string>;
+  tool: string[];
+  arguments: string[];
+  status: string[];
+  error_type: string[];
+  error_message: string[];
+  duration: number[];
+  duration_null: number[];
+  sig_version: number[];
+  sig_call: string[];
+  sig_output: string[];
+}
+
+// Key columns only: with FINAL they may filter before the versions are collapsed (PREWHERE, much
+// cheaper than WHERE, which filters after).
+const WHERE = 'project = {project:String} AND run_id IN {ids:Array(String)}';
 
 export async function readRuns(storage: Storage, project: string, runIds: string[]): Promise<RunRows[]> {
   const p = { project, ids: runIds };
-  // Key columns only: with FINAL they may filter before the versions are collapsed (PREWHERE, much
-  // cheaper than WHERE, which filters after).
-  const where = 'project = {project:String} AND run_id IN {ids:Array(String)}';
   const marks = await storage.query<{ run_id: string; wm: string }>(
-    `SELECT run_id, toString(max(ingested_at)) AS wm FROM runs WHERE ${where} GROUP BY run_id`,
+    `SELECT run_id, toString(max(ingested_at)) AS wm FROM runs WHERE ${WHERE} GROUP BY run_id`,
     p,
   );
   if (marks.length === 0) return [];
   const params: QueryParams = { ...p };
-  const [summaries, steps, calls, scores] = await Promise.all([
+  const [summaries, stepColumns, callColumns, scores] = await Promise.all([
     storage.query<SummaryRow>(`SELECT * FROM (${rawSummarySql({ ...EMPTY_FILTERS, project: [project] }, params, `run_id IN {ids:Array(String)}`)})`, params),
-    storage.query<Record<string, unknown>>(
-      `SELECT run_id, step, toUnixTimestamp64Milli(ts) AS ts, action, observation, error_type, error_message,
-              input_tokens, output_tokens, cost_usd, latency_ms
-       FROM steps FINAL PREWHERE ${where}`,
+    storage.query<StepColumns>(
+      `SELECT run_id, groupArray(step) AS step, groupArray(toUnixTimestamp64Milli(ts)) AS ts, groupArray(action) AS action,
+              groupArray(error_type) AS error_type, groupArray(error_message) AS error_message,
+              groupArray(input_tokens) AS input_tokens, groupArray(output_tokens) AS output_tokens, groupArray(cost_usd) AS cost_usd,
+              groupArray(ifNull(latency_ms, 0)) AS latency, groupArray(isNull(latency_ms)) AS latency_null,
+              groupArray(sig_version) AS sig_version, groupArray(sig_action) AS sig_action, groupArray(sig_observation) AS sig_observation
+       FROM steps FINAL PREWHERE ${WHERE} GROUP BY run_id`,
       p,
     ),
-    storage.query<Record<string, unknown>>(
-      `SELECT run_id, step, toUnixTimestamp64Milli(ts) AS ts, tool, arguments, status, error_type, error_message, output, duration_ms
-       FROM tool_calls FINAL PREWHERE ${where}`,
+    storage.query<CallColumns>(
+      `SELECT run_id, groupArray(call_id) AS call_id, groupArray(ifNull(step, 0)) AS call_step, groupArray(isNull(step)) AS step_null,
+              groupArray(toUnixTimestamp64Milli(ts)) AS ts, groupArray(tool) AS tool, groupArray(arguments) AS arguments,
+              groupArray(status) AS status, groupArray(error_type) AS error_type, groupArray(error_message) AS error_message,
+              groupArray(ifNull(duration_ms, 0)) AS duration, groupArray(isNull(duration_ms)) AS duration_null,
+              groupArray(sig_version) AS sig_version, groupArray(sig_call) AS sig_call, groupArray(sig_output) AS sig_output
+       FROM tool_calls FINAL PREWHERE ${WHERE} GROUP BY run_id`,
       p,
     ),
     storage.query<{ run_id: string; value: number }>(
-      `SELECT run_id, argMax(value, ts) AS value FROM scores FINAL PREWHERE ${where} AND source = 'verifier' GROUP BY run_id`,
+      `SELECT run_id, argMax(value, ts) AS value FROM scores FINAL PREWHERE ${WHERE} AND source = 'verifier' GROUP BY run_id`,
       p,
     ),
   ]);
-  const stepsBy = group(steps, (r): StoredStep => ({
-    step: Number(r.step),
-    ts: Number(r.ts),
-    action: String(r.action),
-    observation: String(r.observation),
-    error_type: String(r.error_type),
-    error_message: String(r.error_message),
-    input_tokens: Number(r.input_tokens),
-    output_tokens: Number(r.output_tokens),
-    cost_usd: Number(r.cost_usd),
-    latency_ms: r.latency_ms === null ? null : Number(r.latency_ms),
-  }));
-  const callsBy = group(calls, (r): StoredToolCall => ({
-    step: r.step === null ? null : Number(r.step),
-    ts: Number(r.ts),
-    tool: String(r.tool),
-    arguments: String(r.arguments),
-    status: r.status === 'error' ? 'error' : 'ok',
-    error_type: String(r.error_type),
-    error_message: String(r.error_message),
-    output: String(r.output),
-    duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
-  }));
+  const stepsBy = new Map(stepColumns.map((c) => [c.run_id, stepsOf(c)]));
+  const callsBy = new Map(callColumns.map((c) => [c.run_id, callsOf(c)]));
+  const signRuns = runsSignedFromTexts(stepsBy, callsBy);
+  if (signRuns.length > 0) await readTexts(storage, project, signRuns, stepsBy, callsBy);
   const score = new Map(scores.map((s) => [s.run_id, Number(s.value)]));
   const mark = new Map(marks.map((m) => [m.run_id, m.wm]));
   const out: RunRows[] = [];
@@ -68,7 +101,7 @@ export async function readRuns(storage: Storage, project: string, runIds: string
     out.push({
       summary,
       steps: stepsBy.get(id) ?? [],
-      tool_calls: callsBy.get(id) ?? [],
+      tool_calls: (callsBy.get(id) ?? []).map((c) => c.call),
       verifier_score: score.get(id) ?? null,
       source_ingested_at: wm,
     });
@@ -76,14 +109,100 @@ export async function readRuns(storage: Storage, project: string, runIds: string
   return out;
 }
 
-function group<T>(rows: Record<string, unknown>[], map: (r: Record<string, unknown>) => T): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const r of rows) {
-    const id = String(r.run_id);
-    const list = out.get(id);
-    if (list) list.push(map(r));
-    else out.set(id, [map(r)]);
+function stepsOf(c: StepColumns): StoredStep[] {
+  const out: StoredStep[] = new Array(c.step.length);
+  for (let i = 0; i < out.length; i++) {
+    out[i] = {
+      step: Number(c.step[i]),
+      ts: Number(c.ts[i]),
+      action: c.action[i],
+      observation: '',
+      error_type: c.error_type[i],
+      error_message: c.error_message[i],
+      input_tokens: Number(c.input_tokens[i]),
+      output_tokens: Number(c.output_tokens[i]),
+      cost_usd: Number(c.cost_usd[i]),
+      latency_ms: c.latency_null[i] ? null : Number(c.latency[i]),
+      parts: c.sig_version[i] > 0 ? { action: c.sig_action[i], observation: c.sig_observation[i] } : undefined,
+    };
   }
   return out;
 }
 
+/** A call as read, with its id (to put its texts in, when they are read). */
+interface ReadCall {
+  id: string;
+  call: StoredToolCall;
+}
+
+function callsOf(c: CallColumns): ReadCall[] {
+  const out: ReadCall[] = new Array(c.call_id.length);
+  for (let i = 0; i < out.length; i++) {
+    out[i] = {
+      id: c.call_id[i],
+      call: {
+        step: c.step_null[i] ? null : Number(c.call_step[i]),
+        ts: Number(c.ts[i]),
+        tool: c.tool[i],
+        arguments: c.arguments[i],
+        status: c.status[i] === 'error' ? 'error' : 'ok',
+        error_type: c.error_type[i],
+        error_message: c.error_message[i],
+        output: '',
+        duration_ms: c.duration_null[i] ? null : Number(c.duration[i]),
+        parts: c.sig_version[i] > 0 ? { call: c.sig_call[i], output: c.sig_output[i] } : undefined,
+      },
+    };
+  }
+  return out;
+}
+
+/** Runs whose observations and outputs signing needs: rows stored without parts, or a step of several calls. */
+function runsSignedFromTexts(stepsBy: ReadonlyMap<string, StoredStep[]>, callsBy: ReadonlyMap<string, ReadCall[]>): string[] {
+  const out: string[] = [];
+  for (const id of new Set([...stepsBy.keys(), ...callsBy.keys()])) {
+    const calls = callsBy.get(id) ?? [];
+    if ((stepsBy.get(id) ?? []).some((s) => s.parts === undefined) || calls.some((c) => c.call.parts === undefined)) {
+      out.push(id);
+      continue;
+    }
+    const seen = new Set<number>();
+    for (const { call } of calls) {
+      if (call.step === null) continue;
+      if (seen.has(call.step)) {
+        out.push(id);
+        break;
+      }
+      seen.add(call.step);
+    }
+  }
+  return out;
+}
+
+/** Reads the observations and outputs of these runs into their rows. */
+async function readTexts(
+  storage: Storage,
+  project: string,
+  runIds: string[],
+  stepsBy: ReadonlyMap<string, StoredStep[]>,
+  callsBy: ReadonlyMap<string, ReadCall[]>,
+): Promise<void> {
+  const p = { project, ids: runIds };
+  const [steps, calls] = await Promise.all([
+    storage.query<{ run_id: string; step: number; observation: string }>(`SELECT run_id, step, observation FROM steps FINAL PREWHERE ${WHERE}`, p),
+    storage.query<{ run_id: string; call_id: string; output: string }>(`SELECT run_id, call_id, output FROM tool_calls FINAL PREWHERE ${WHERE}`, p),
+  ]);
+  // Rows stored between the two reads are left out: their events bring the run back for analysis.
+  const stepAt = new Map<string, StoredStep>();
+  for (const id of runIds) for (const s of stepsBy.get(id) ?? []) stepAt.set(`${id}\u0000${s.step}`, s);
+  for (const r of steps) {
+    const s = stepAt.get(`${r.run_id}\u0000${Number(r.step)}`);
+    if (s) s.observation = r.observation;
+  }
+  const callAt = new Map<string, StoredToolCall>();
+  for (const id of runIds) for (const c of callsBy.get(id) ?? []) callAt.set(`${id}\u0000${c.id}`, c.call);
+  for (const r of calls) {
+    const c = callAt.get(`${r.run_id}\u0000${r.call_id}`);
+    if (c) c.output = r.output;
+  }
+}

@@ -1,10 +1,12 @@
-// The fast paths of step signing give exactly what the code before them gave (the digests are
-// stored and compared across versions): the current functions against the reference copy
+// The fast paths of step signing give exactly what the code before them gave: the same action
+// signatures (they are stored and compared across versions) and observation signatures that
+// are equal exactly where the old ones were (they are compared within a run only, and now carry
+// their error flag outside the digest): the current functions against the reference copy
 // (signatures-reference.ts) on the real fixtures, the demo generator's runs, every single code
 // unit in the contexts each fast path looks at, and thousands of seeded random and adversarial
 // texts, JSON arguments and steps.
 import { describe, expect, it } from 'vitest';
-import { signStep, signSteps, type StepInput, type ToolCallInput } from '../../analytics/signed-step.js';
+import { callParts, signStep, signSteps, stepParts, type SignedStep, type StepInput, type ToolCallInput } from '../../analytics/signed-step.js';
 import * as cur from '../../analytics/signatures.js';
 import { mulberry32 } from '../../ingest/demo/prng.js';
 import * as ref from './signatures-reference.js';
@@ -34,25 +36,72 @@ function differences<T>(inputs: readonly T[], old: (x: T) => unknown, now: (x: T
   return out;
 }
 
+/**
+ * Checks that two signings give equal values for the same inputs: a one-to-one correspondence
+ * between old and new values, built as pairs come.
+ */
+class Correspondence {
+  private readonly toNew = new Map<string, string>();
+  private readonly toOld = new Map<string, string>();
+  readonly conflicts: Array<[string, string]> = [];
+  pair(old: string, now: string): void {
+    const a = this.toNew.get(old);
+    const b = this.toOld.get(now);
+    if ((a !== undefined && a !== now) || (b !== undefined && b !== old)) {
+      if (this.conflicts.length < 5) this.conflicts.push([old, now]);
+      return;
+    }
+    this.toNew.set(old, now);
+    this.toOld.set(now, old);
+  }
+}
+
+/** Signed steps, old and new, agree: equal but for observation signatures, and those correspond one to one. */
+function expectSignedAlike(now: readonly SignedStep[], old: readonly SignedStep[], observations = new Correspondence(), label = ''): void {
+  expect(now.length, label).toBe(old.length);
+  for (let i = 0; i < now.length; i++) observations.pair(old[i].observation, now[i].observation);
+  expect(JSON.stringify(now.map((s) => ({ ...s, observation: '' }))), label).toBe(JSON.stringify(old.map((s) => ({ ...s, observation: '' }))));
+  expect(observations.conflicts, label).toEqual([]);
+}
+
 /** Every text function, old against new, on the texts. */
 function expectTextFunctionsEqual(texts: readonly string[]): void {
   expect(differences(texts, ref.collapseWhitespace, cur.collapseWhitespace)).toEqual([]);
   expect(differences(texts, ref.maskObservation, cur.maskObservation)).toEqual([]);
   expect(differences(texts, ref.canonicalArguments, cur.canonicalArguments)).toEqual([]);
-  expect(differences(texts, (t) => ref.observationSignature(t, true), (t) => cur.observationSignature(t, true))).toEqual([]);
+  const observations = new Correspondence();
+  for (const t of texts) for (const flag of [true, false]) observations.pair(ref.observationSignature(t, flag), cur.observationSignature(t, flag));
+  expect(observations.conflicts).toEqual([]);
   expect(differences(texts, (t) => ref.actionSignature({ action: t }), (t) => cur.actionSignature({ action: t }))).toEqual([]);
   expect(differences(texts, (t) => ref.actionText({ tool_calls: [{ tool: 'bash', arguments: t }] }), (t) => cur.actionText({ tool_calls: [{ tool: 'bash', arguments: t }] }))).toEqual([]);
 }
 
-/** signSteps over each run, and signStep step by step as the live detector calls it. */
+/**
+ * The rows as the run analyzer reads them back: parts worked out at ingest, and no texts but the
+ * calls' of a step with several calls (which it reads, to order them).
+ */
+function asStored(steps: readonly StepInput[], calls: readonly ToolCallInput[]): { steps: StepInput[]; calls: ToolCallInput[] } {
+  const perStep = new Map<number, number>();
+  for (const c of calls) if (c.step !== null) perStep.set(c.step, (perStep.get(c.step) ?? 0) + 1);
+  return {
+    steps: steps.map((s) => ({ ...s, action: '', observation: '', parts: stepParts(s) })),
+    calls: calls.map((c) => ((perStep.get(c.step ?? -1) ?? 0) > 1 ? { ...c, parts: callParts(c) } : { ...c, arguments: '', output: '', parts: callParts(c) })),
+  };
+}
+
+/** signSteps over each run, also from stored parts, and signStep step by step as the live detector calls it. */
 function expectRunsSignedEqual(runs: readonly SigningRun[]): number {
   let steps = 0;
   for (const run of runs) {
     // As JSON text, so that every field and its order counts.
-    expect(JSON.stringify(signSteps(run.steps, run.calls)), run.name).toBe(JSON.stringify(ref.signSteps(run.steps, run.calls)));
+    const expected = ref.signSteps(run.steps, run.calls);
+    const observations = new Correspondence();
+    expectSignedAlike(signSteps(run.steps, run.calls), expected, observations, run.name);
+    const stored = asStored(run.steps, run.calls);
+    expectSignedAlike(signSteps(stored.steps, stored.calls), expected, observations, `${run.name} from stored parts`);
     for (const step of run.steps) {
       const calls = run.calls.filter((c) => c.step === step.step);
-      expect(signStep(step, calls), run.name).toEqual(ref.signStep(step, calls));
+      expectSignedAlike([signStep(step, calls)], [ref.signStep(step, calls)], observations, run.name);
       steps++;
     }
   }
@@ -303,10 +352,13 @@ describe('signing of seeded random and adversarial inputs', () => {
       const byStep = new Map<number, ToolCallInput[]>();
       for (const c of calls) if (c.step !== null) byStep.set(c.step, [...(byStep.get(c.step) ?? []), c]);
       const branches = { none: 0, one: 0, several: 0, unsigned: 0, fromOutputs: 0 };
+      const observations = new Correspondence();
       for (const s of steps) {
         const own = byStep.get(s.step) ?? [];
         const signed = signStep(s, own, { costOf: () => 0.5 });
-        expect(signed).toEqual(ref.signStep(s, own, { costOf: () => 0.5 }));
+        expectSignedAlike([signed], [ref.signStep(s, own, { costOf: () => 0.5 })], observations);
+        const stored = asStored([s], own);
+        expect(signStep(stored.steps[0], stored.calls, { costOf: () => 0.5 })).toEqual(signed);
         branches[own.length === 0 ? 'none' : own.length === 1 ? 'one' : 'several']++;
         if (signed.action.startsWith('unsigned:')) branches.unsigned++;
         if (own.length > 1 && cur.collapseWhitespace(s.observation) === '') branches.fromOutputs++;
@@ -317,7 +369,9 @@ describe('signing of seeded random and adversarial inputs', () => {
       for (let start = 0; start < steps.length; start += 250) {
         const run = steps.slice(start, start + 250);
         if (r() < 0.5) run.reverse();
-        expect(JSON.stringify(signSteps(run, calls))).toBe(JSON.stringify(ref.signSteps(run, calls)));
+        expectSignedAlike(signSteps(run, calls), ref.signSteps(run, calls), observations);
+        const stored = asStored(run, calls);
+        expectSignedAlike(signSteps(stored.steps, stored.calls), ref.signSteps(run, calls), observations);
       }
     },
     SLOW,

@@ -109,7 +109,7 @@ describe('storage', () => {
       // About 25 MB: above the size from which the engine splits the payload between threads.
       const steps = Array.from({ length: 20_000 }, (_, i) => [
         'enc', `run-${i % 7}`, i, `e-${i}`, 1_790_000_000_000 + i, 'gpt-4o', i, 1, 0, 0, 0, 0.5, false, null,
-        `${tricky[i % tricky.length]} ${i}`, `${tricky[(i + 1) % tricky.length]}`.repeat(1 + (i % 300)), '', tricky[(i + 2) % tricky.length], false, '{}',
+        `${tricky[i % tricky.length]} ${i}`, `${tricky[(i + 1) % tricky.length]}`.repeat(1 + (i % 300)), '', tricky[(i + 2) % tricky.length], false, '{}', 0, '', '',
       ]);
       await storage.insert('steps', steps, undefined, TABLE_COLUMNS.steps);
       const scores = tricky.map((t, i) => ({ project: 'enc', run_id: 'run-0', name: `n${i}`, source: 'verifier', event_id: `s${i}`, ts: 1_790_000_000_000, value: i, comment: t }));
