@@ -3,13 +3,14 @@
 // before its fast paths (test/analytics/signatures-reference.ts). Prints µs per step, old and
 // new, for each kind of traffic: the ingest benchmark's events (bench/bench-events.ts), demo
 // runs (ingest/demo) and the runs of the real fixtures (../shared/fixtures/real), plus the
-// per-function figures of the parts. Outputs are checked equal before timing.
+// per-function figures of the parts, and signing from the parts stored at ingest (what the run
+// analyzer does now). Outputs are checked alike before timing (signedDifference).
 //   npx tsx bench/signing.ts [--seconds 15]   (timing only; reading the corpus takes ~5 s more)
 import { parseArgs } from 'node:util';
-import { signSteps } from '../analytics/signed-step.js';
+import { callParts, signSteps, stepParts } from '../analytics/signed-step.js';
 import * as cur from '../analytics/signatures.js';
 import * as ref from '../test/analytics/signatures-reference.js';
-import { benchRuns, demoRuns, fixtureRuns, type SigningRun } from '../test/analytics/signing-corpus.js';
+import { benchRuns, demoRuns, fixtureRuns, signedDifference, type SigningRun } from '../test/analytics/signing-corpus.js';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '15' } } });
 const budgetMs = Number(args.seconds) * 1000;
@@ -23,9 +24,8 @@ const sets: Array<[string, SigningRun[]]> = [
 const stepCount = (runs: SigningRun[]) => runs.reduce((n, r) => n + r.steps.length, 0);
 for (const [name, runs] of sets) {
   for (const r of runs) {
-    if (JSON.stringify(signSteps(r.steps, r.calls)) !== JSON.stringify(ref.signSteps(r.steps, r.calls))) {
-      throw new Error(`${name}: ${r.name} signs differently`);
-    }
+    const difference = signedDifference(signSteps(r.steps, r.calls), ref.signSteps(r.steps, r.calls));
+    if (difference) throw new Error(`${name}: ${r.name} signs differently: ${difference}`);
   }
 }
 
@@ -91,4 +91,22 @@ for (const [name, old, now, texts] of parts) {
   const po = (bestOld * 1000) / texts.length;
   const pn = (bestNew * 1000) / texts.length;
   console.log(`  ${name.padEnd(16)} ${String(texts.length).padStart(6)} texts   old ${po.toFixed(2).padStart(6)} µs   new ${pn.toFixed(2).padStart(6)} µs   ${(po / pn).toFixed(2)}x`);
+}
+
+// Signing from the parts stored with the rows (the run analyzer), against signing the texts.
+console.log('µs per step, signSteps from stored parts (texts left out) against from texts:');
+for (const [name, runs] of sets) {
+  const stored = runs.map((r) => ({
+    name: r.name,
+    steps: r.steps.map((s) => ({ ...s, action: '', observation: '', parts: stepParts(s) })),
+    calls: r.calls.map((c) => ({ ...c, parts: callParts(c) })),
+  }));
+  let bestTexts = Infinity;
+  let bestParts = Infinity;
+  for (let i = 0; i < 2; i++) {
+    bestTexts = Math.min(bestTexts, time(sign(signSteps, runs), partsMs / sets.length / 4));
+    bestParts = Math.min(bestParts, time(sign(signSteps, stored), partsMs / sets.length / 4));
+  }
+  const steps = stepCount(runs);
+  console.log(`  ${name.padEnd(14)} ${String(steps).padStart(6)} steps   texts ${((bestTexts * 1000) / steps).toFixed(2).padStart(6)} µs   parts ${((bestParts * 1000) / steps).toFixed(2).padStart(6)} µs`);
 }

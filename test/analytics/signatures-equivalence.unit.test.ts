@@ -10,7 +10,7 @@ import { callParts, signStep, signSteps, stepParts, type SignedStep, type StepIn
 import * as cur from '../../analytics/signatures.js';
 import { mulberry32 } from '../../ingest/demo/prng.js';
 import * as ref from './signatures-reference.js';
-import { benchRuns, demoRuns, fixtureEvents, fixtureValues, runsOfEvents, type SigningRun } from './signing-corpus.js';
+import { benchRuns, Correspondence, demoRuns, fixtureEvents, fixtureValues, runsOfEvents, signedDifference, type SigningRun } from './signing-corpus.js';
 
 const SLOW = 120_000;
 
@@ -36,32 +36,9 @@ function differences<T>(inputs: readonly T[], old: (x: T) => unknown, now: (x: T
   return out;
 }
 
-/**
- * Checks that two signings give equal values for the same inputs: a one-to-one correspondence
- * between old and new values, built as pairs come.
- */
-class Correspondence {
-  private readonly toNew = new Map<string, string>();
-  private readonly toOld = new Map<string, string>();
-  readonly conflicts: Array<[string, string]> = [];
-  pair(old: string, now: string): void {
-    const a = this.toNew.get(old);
-    const b = this.toOld.get(now);
-    if ((a !== undefined && a !== now) || (b !== undefined && b !== old)) {
-      if (this.conflicts.length < 5) this.conflicts.push([old, now]);
-      return;
-    }
-    this.toNew.set(old, now);
-    this.toOld.set(now, old);
-  }
-}
-
 /** Signed steps, old and new, agree: equal but for observation signatures, and those correspond one to one. */
 function expectSignedAlike(now: readonly SignedStep[], old: readonly SignedStep[], observations = new Correspondence(), label = ''): void {
-  expect(now.length, label).toBe(old.length);
-  for (let i = 0; i < now.length; i++) observations.pair(old[i].observation, now[i].observation);
-  expect(JSON.stringify(now.map((s) => ({ ...s, observation: '' }))), label).toBe(JSON.stringify(old.map((s) => ({ ...s, observation: '' }))));
-  expect(observations.conflicts, label).toEqual([]);
+  expect(signedDifference(now, old, observations), label).toBeNull();
 }
 
 /** Every text function, old against new, on the texts. */

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StepInput, ToolCallInput } from '../../analytics/signed-step.js';
+import type { SignedStep, StepInput, ToolCallInput } from '../../analytics/signed-step.js';
 import { benchEvents } from '../../bench/bench-events.js';
 import { generateDemoRuns } from '../../ingest/demo/index.js';
 import { readFileItems, sniffFile } from '../../ingest/importers/read-file.js';
@@ -101,4 +101,39 @@ export function demoRuns(runs: number, seed = 7): SigningRun[] {
 
 export function benchRuns(events: number): SigningRun[] {
   return runsOfEvents(benchEvents(events), 'bench');
+}
+
+/**
+ * Checks that two signings give equal values for the same inputs: a one-to-one correspondence
+ * between old and new values, built as pairs come.
+ */
+export class Correspondence {
+  private readonly toNew = new Map<string, string>();
+  private readonly toOld = new Map<string, string>();
+  readonly conflicts: Array<[string, string]> = [];
+  pair(old: string, now: string): void {
+    const a = this.toNew.get(old);
+    const b = this.toOld.get(now);
+    if ((a !== undefined && a !== now) || (b !== undefined && b !== old)) {
+      if (this.conflicts.length < 5) this.conflicts.push([old, now]);
+      return;
+    }
+    this.toNew.set(old, now);
+    this.toOld.set(now, old);
+  }
+}
+
+/**
+ * How two signings of the same steps differ, or null when they agree: every field equal but the
+ * observation signatures, which must correspond one to one (equal exactly where the others are).
+ */
+export function signedDifference(now: readonly SignedStep[], old: readonly SignedStep[], observations = new Correspondence()): string | null {
+  if (now.length !== old.length) return `${now.length} steps signed against ${old.length}`;
+  for (let i = 0; i < now.length; i++) {
+    observations.pair(old[i].observation, now[i].observation);
+    const a = JSON.stringify({ ...now[i], observation: '' });
+    const b = JSON.stringify({ ...old[i], observation: '' });
+    if (a !== b) return `step ${i}: ${a} against ${b}`;
+  }
+  return observations.conflicts.length ? `observation signatures do not correspond: ${JSON.stringify(observations.conflicts)}` : null;
 }
