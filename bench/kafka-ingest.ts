@@ -1,6 +1,6 @@
 // Benchmark of Kafka ingestion (broker running: npm run kafka:start).
 //   npx tsx bench/kafka-ingest.ts [--events 1000000] [--rate 10000] [--seconds 20] [--compression gzip|none]
-//                                 [--only backlog|latency] [--profile DIR] [--worker-status]
+//                                 [--only backlog|latency] [--profile DIR] [--worker-status] [--worker-flags "--flag ..."]
 // The worker is the built CLI (`npm run build` first), as `npx trajscope ingest` runs it.
 // 1. direct: the same rows inserted straight into the engine (no Kafka, no validation);
 // 2. backlog: pre-produce N step and tool-call events, then a `trajscope ingest` worker (its own
@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     // Let the worker log its rate, lag and memory every second.
     'worker-status': { type: 'boolean', default: false },
+    // Node and V8 flags for the worker, separated by spaces (e.g. "--max-old-space-size=320").
+    'worker-flags': { type: 'string', default: '' },
   },
 });
 // Checked first: a stale build fails before minutes of producing.
@@ -76,7 +78,8 @@ async function direct(events: Record<string, unknown>[]): Promise<number> {
 
 function startWorker(topic: string, dataDir: string): ChildProcess {
   const prof = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
-  return spawn(process.execPath, [...prof, CLI, 'ingest', '--status-every', args['worker-status'] ? '1' : '0'], {
+  const flags = args['worker-flags']!.split(' ').filter(Boolean);
+  return spawn(process.execPath, [...flags, ...prof, CLI, 'ingest', '--status-every', args['worker-status'] ? '1' : '0'], {
     env: { ...process.env, TRAJSCOPE_DATA_DIR: dataDir, TRAJSCOPE_LOG_LEVEL: args['worker-status'] ? 'info' : 'warn', KAFKA_BROKERS: BROKER, KAFKA_TOPIC: topic, KAFKA_GROUP_ID: `${topic}.group`, KAFKA_PARTITIONS: String(PARTITIONS) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
