@@ -23,6 +23,7 @@ import { openStorage } from '../storage/gateway.js';
 import { migrate } from '../storage/migrate.js';
 import { benchEvents } from './bench-events.js';
 import { builtCli } from './built-cli.js';
+import { cpuBetween, threadCpu, type ThreadCpu } from './thread-cpu.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -115,7 +116,7 @@ async function until<T>(what: string, ms: number, every: number, check: () => Pr
 }
 
 // 2. Backlog drain.
-async function backlog(events: Record<string, unknown>[], dataDir: string): Promise<{ rate: number; rss: number; stored: number }> {
+async function backlog(events: Record<string, unknown>[], dataDir: string): Promise<{ rate: number; rss: number; stored: number; cpu: ThreadCpu; seconds: number }> {
   const topic = `bench.backlog.${run}`;
   await ensureTopics(admin, [{ topic, numPartitions: PARTITIONS }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
   const producer = kafka.producer();
@@ -138,10 +139,12 @@ async function backlog(events: Record<string, unknown>[], dataDir: string): Prom
     const first = await until('the worker to join', 120_000, 20, async () =>
       (await admin.describeGroups([`${topic}.group`])).groups[0]?.state === 'Stable' ? { at: performance.now(), c: 0 } : undefined,
     );
+    const cpuAtStart = threadCpu(worker.pid!);
     const end = await until('the backlog to drain', 600_000, 50, async () => {
       const c = sum(await committedOffsets(topic));
       return c >= events.length ? performance.now() : undefined;
     });
+    const cpu = cpuBetween(cpuAtStart, threadCpu(worker.pid!));
     const rss = peakRssMiB(worker.pid!);
     await stopWorker(worker);
     const storage = await openStorage({ dataDir, database: 'default' });
@@ -149,7 +152,7 @@ async function backlog(events: Record<string, unknown>[], dataDir: string): Prom
       `SELECT (SELECT count() FROM steps FINAL WHERE project = 'bench') + (SELECT count() FROM tool_calls FINAL WHERE project = 'bench') AS n`,
     );
     await storage.close();
-    return { rate: (events.length - first.c) / ((end - first.at) / 1000), rss, stored: Number(r.n) };
+    return { rate: (events.length - first.c) / ((end - first.at) / 1000), rss, stored: Number(r.n), cpu, seconds: (end - first.at) / 1000 };
   } finally {
     await stopWorker(worker);
   }
@@ -224,6 +227,10 @@ try {
     const b = await backlog(events, dataDir);
     console.log(`Kafka -> trajscope ingest -> engine: ${fmt(b.rate)} events/s sustained (stored ${fmt(b.stored)} of ${fmt(events.length)}), worker peak RSS ${fmt(b.rss)} MiB`);
     console.log(`Kafka / direct: ${(b.rate / directRate).toFixed(2)}`);
+    // Where the worker's CPU went while draining (per-thread counters of /proc).
+    const total = [...b.cpu.values()].reduce((a, v) => a + v, 0);
+    const parts = [...b.cpu].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v.toFixed(1)} s (${fmt((v * 1e6) / events.length)} µs an event)`);
+    console.log(`worker CPU while draining, ${b.seconds.toFixed(1)} s: ${parts.join(', ')}; total ${total.toFixed(1)} s = ${(total / b.seconds).toFixed(2)} cores, ${fmt((total * 1e6) / events.length)} µs an event`);
   }
   if (args.only !== 'backlog') {
     // A fresh data folder: the backlog's runs would otherwise keep the worker's run analyzer busy.
