@@ -57,11 +57,13 @@ export type ToolCallInput = Pick<ToolCallEvent, 'step' | 'tool' | 'arguments' | 
 
 export function stepParts(step: Pick<StepEvent, 'action' | 'observation'>): StepParts {
   const action = collapseWhitespace(step.action);
-  const observation = collapseWhitespace(step.observation);
-  return {
-    action: action === '' ? '' : digest(action),
-    observation: observation === '' ? '' : maskedDigest(observation),
-  };
+  return { action: action === '' ? '' : digest(action), observation: observationPart(step.observation) };
+}
+
+/** The observation part alone (a step with tool calls takes its action from them). */
+function observationPart(text: string): string {
+  const observation = collapseWhitespace(text);
+  return observation === '' ? '' : maskedDigest(observation);
 }
 
 export function callParts(call: Pick<ToolCallEvent, 'tool' | 'arguments' | 'output'>): CallParts {
@@ -81,6 +83,16 @@ export function eventParts(events: readonly TrajEvent[]): EventParts {
     out[i] = e.type === 'step' ? stepParts(e) : e.type === 'tool_call' ? callParts(e) : undefined;
   }
   return out;
+}
+
+/** The parts of the step at position i of eventParts, worked out when not given. */
+export function stepPartsAt(parts: EventParts | undefined, i: number, step: StepEvent): StepParts {
+  return (parts?.[i] as StepParts | undefined) ?? stepParts(step);
+}
+
+/** The parts of the tool call at position i of eventParts, worked out when not given. */
+export function callPartsAt(parts: EventParts | undefined, i: number, call: ToolCallEvent): CallParts {
+  return (parts?.[i] as CallParts | undefined) ?? callParts(call);
 }
 
 /** Version of the stored parts (the sig_version column; 0: a row stored without them). */
@@ -137,7 +149,8 @@ function inStepOrder(steps: readonly StepInput[]): readonly StepInput[] {
 export function signStep(step: StepInput, calls: readonly ToolCallInput[], opts: SignOptions = {}): SignedStep {
   let error = step.error_type !== '' || step.error_message !== '';
   for (let i = 0; i < calls.length && !error; i++) error = calls[i].status === 'error';
-  const parts = step.parts ?? stepParts(step);
+  // From texts, a step with calls needs no digest of its action text.
+  const parts = step.parts ?? (calls.length === 0 ? stepParts(step) : { action: '', observation: observationPart(step.observation) });
   const errorText = () => observationSignature(step.error_message || step.error_type, error);
   let action: string;
   let observed: string;

@@ -1,6 +1,6 @@
 // Turns normalized events into ClickHouse rows, table by table. Pure.
 import type { PriceBook } from '../analytics/pricing.js';
-import { callParts, PARTS_VERSION, stepParts, type CallParts, type EventParts, type StepParts } from '../analytics/signed-step.js';
+import { callPartsAt, PARTS_VERSION, stepPartsAt, type CallParts, type EventParts, type StepParts } from '../analytics/signed-step.js';
 import type {
   RunEndEvent,
   RunStartEvent,
@@ -65,13 +65,13 @@ export function eventsToRows(events: readonly TrajEvent[], ctx: RowContext, part
         break;
       case 'step': {
         const model = e.model || batchModels.get(runKey(e)) || ctx.runModel(e.project, e.run_id) || '';
-        batch.rows.steps.push(stepRow(e, model, ctx.prices, (parts?.[i] as StepParts | undefined) ?? stepParts(e)));
+        batch.rows.steps.push(stepRow(e, model, ctx.prices, stepPartsAt(parts, i, e)));
         batch.bytes += e.action.length + e.observation.length + e.error_message.length;
         touch(touched, e, e.model);
         break;
       }
       case 'tool_call':
-        batch.rows.tool_calls.push(toolCallRow(e, (parts?.[i] as CallParts | undefined) ?? callParts(e)));
+        batch.rows.tool_calls.push(toolCallRow(e, callPartsAt(parts, i, e)));
         batch.bytes += e.arguments.length + e.output.length + e.error_message.length;
         touch(touched, e, '');
         break;

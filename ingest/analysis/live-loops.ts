@@ -6,7 +6,7 @@
 // for `idleMs` are dropped, and a run_end drops its run. Out-of-order and late steps are left
 // to the run analyzer, which reads the whole run back.
 import { LoopTracker, type Loop, type LoopThresholds } from '../../analytics/loops/index.js';
-import { callParts, signStep, stepParts, type CallParts, type EventParts, type StepInput, type StepParts, type ToolCallInput } from '../../analytics/signed-step.js';
+import { callPartsAt, signStep, stepPartsAt, type EventParts, type StepInput, type StepParts, type ToolCallInput } from '../../analytics/signed-step.js';
 import type { StepEvent, TrajEvent } from '../../schemas/normalize-event.js';
 
 export interface LiveLoopOptions {
@@ -93,11 +93,11 @@ export class LiveLoopDetector {
       }
       if (e.type === 'step') {
         if (run.pendingSteps.size < MAX_PENDING && !run.pendingSteps.has(e.step)) {
-          run.pendingSteps.set(e.step, { event: e, parts: (parts?.[i] as StepParts | undefined) ?? stepParts(e) });
+          run.pendingSteps.set(e.step, { event: e, parts: stepPartsAt(parts, i, e) });
         }
       } else if (e.step !== null) {
         // What signing needs, in a small object of one shape (texts for a step of several calls).
-        const call: ToolCallInput = { step: e.step, tool: e.tool, arguments: e.arguments, status: e.status, output: e.output, parts: (parts?.[i] as CallParts | undefined) ?? callParts(e) };
+        const call: ToolCallInput = { step: e.step, tool: e.tool, arguments: e.arguments, status: e.status, output: e.output, parts: callPartsAt(parts, i, e) };
         const calls = run.pendingCalls.get(e.step);
         if (calls) calls.push(call);
         else if (run.pendingCalls.size < MAX_PENDING) run.pendingCalls.set(e.step, [call]);
