@@ -2,33 +2,20 @@
 // KAFKA_MAX_IN_FLIGHT_EVENTS events and never commits an offset before the rows it carries are
 // stored. Real broker, real engine; the engine's inserts are held at a gate (fault injection
 // at the gateway) to freeze the moment between hand-over and storage.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import kafkajs, { type Admin } from 'kafkajs';
-import { getJson, removeDataDir } from '../helpers/test-server.js';
-import { admin, BROKER, countRaw, countRows, groupLag, startKafkaServer, stepEvents, uniqueTopic, waitFor } from './kafka-test-helpers.js';
+import { describe, expect, it } from 'vitest';
+import kafkajs from 'kafkajs';
+import { getJson } from '../helpers/test-server.js';
+import { BROKER, countRaw, countRows, groupLag, kafkaServerForFile, stepEvents, uniqueTopic, waitFor } from './kafka-test-helpers.js';
 
 const topic = uniqueTopic('inflight');
 const group = `${topic}.group`;
 const MAX_IN_FLIGHT = 600;
 const PER_PARTITION = 250; // 4 partitions: two batches fit under the bound, three do not
-let server: Awaited<ReturnType<typeof startKafkaServer>>;
-let a: Admin;
-
-beforeAll(async () => {
-  server = await startKafkaServer(topic, { consume: true, produce: false }, { KAFKA_MAX_IN_FLIGHT_EVENTS: String(MAX_IN_FLIGHT) });
-  a = admin();
-  await a.connect();
-});
-
-afterAll(async () => {
-  await a?.disconnect();
-  await server?.close();
-  if (server) removeDataDir(server.dataDir);
-});
+const file = kafkaServerForFile(topic, { consume: true, produce: false }, { KAFKA_MAX_IN_FLIGHT_EVENTS: String(MAX_IN_FLIGHT) });
 
 describe('events in hand', () => {
   it('stay within the bound while storage holds, nothing is committed before it is stored, then all land once', async () => {
-    const s = server.services.storage;
+    const s = file.server.services.storage;
     const realInsert = s.insert.bind(s);
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
@@ -50,7 +37,7 @@ describe('events in hand', () => {
     } finally {
       await producer.disconnect();
     }
-    const status = async () => (await getJson(server.url, '/api/v1/ingest/status')).body;
+    const status = async () => (await getJson(file.server.url, '/api/v1/ingest/status')).body;
     try {
       // Fetching goes on while the first insert waits: a second batch joins it...
       await waitFor('two batches in hand', async () => ((await status()).consumer.in_flight_events >= 2 * PER_PARTITION ? true : undefined), 20_000);
@@ -60,12 +47,12 @@ describe('events in hand', () => {
       expect(held).toBeGreaterThan(0);
       expect(s1.consumer.in_flight_events).toBeLessThanOrEqual(MAX_IN_FLIGHT);
       expect(s1.writer.buffered_rows).toBeLessThanOrEqual(MAX_IN_FLIGHT);
-      expect(await groupLag(a, topic, group)).toBe(events.length);
+      expect(await groupLag(file.admin, topic, group)).toBe(events.length);
     } finally {
       open();
     }
     await waitFor('every step stored', async () => ((await countRows(s, 'steps', 'inflight')) === events.length ? true : undefined), 30_000);
-    await waitFor('everything committed', async () => ((await groupLag(a, topic, group)) === 0 ? true : undefined), 20_000);
+    await waitFor('everything committed', async () => ((await groupLag(file.admin, topic, group)) === 0 ? true : undefined), 20_000);
     expect(await countRaw(s, 'steps', 'inflight')).toBe(events.length); // each stored once
     // The commit's answer reaches the consumer just after the broker counts it.
     await waitFor('nothing in hand', async () => ((await status()).consumer.in_flight_events === 0 ? true : undefined), 10_000);

@@ -3,34 +3,20 @@
 // path land exactly once; malformed messages land in the DLQ with their reason; a storage
 // outage delays but loses nothing, commits nothing meanwhile and turns /readyz unready.
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
 import { DLQ_HEADERS } from '../../ingest/kafka/dead-letters.js';
-import { exampleRun, getJson, postEvents, removeDataDir } from '../helpers/test-server.js';
-import { admin, BROKER, countRaw, countRows, groupLag, kcatConsume, kcatProduce, startKafkaServer, stepEvents, uniqueTopic, waitFor } from './kafka-test-helpers.js';
+import { exampleRun, getJson, postEvents } from '../helpers/test-server.js';
+import { BROKER, countRaw, countRows, groupLag, kafkaServerForFile, kcatConsume, kcatProduce, stepEvents, uniqueTopic, waitFor } from './kafka-test-helpers.js';
 
 const topic = uniqueTopic('ingest');
 const group = `${topic}.group`;
-let server: Awaited<ReturnType<typeof startKafkaServer>>;
-let a: Admin;
+const file = kafkaServerForFile(topic);
 
-beforeAll(async () => {
-  server = await startKafkaServer(topic);
-  a = admin();
-  await a.connect();
-});
-
-afterAll(async () => {
-  await a?.disconnect();
-  await server?.close();
-  if (server) removeDataDir(server.dataDir);
-});
-
-const storage = () => server.services.storage;
+const storage = () => file.server.services.storage;
 
 describe('Kafka ingestion', () => {
   it('creates the topic and its dead-letter topic at start', async () => {
-    const meta = await a.fetchTopicMetadata({ topics: [topic, `${topic}.dlq`] });
+    const meta = await file.admin.fetchTopicMetadata({ topics: [topic, `${topic}.dlq`] });
     expect(meta.topics.find((t) => t.name === topic)?.partitions).toHaveLength(4);
     expect(meta.topics.find((t) => t.name === `${topic}.dlq`)?.partitions).toHaveLength(1);
   });
@@ -42,8 +28,8 @@ describe('Kafka ingestion', () => {
     await waitFor('1,000 kcat steps', async () => ((await countRows(storage(), 'steps', 'kcat')) === 1000 ? true : undefined));
     // The same events again (a producer retry, a replayed file): still 1,000.
     await kcatProduce(topic, lines, true);
-    await waitFor('the group to catch up', async () => ((await groupLag(a, topic, group)) === 0 ? true : undefined));
-    await server.services.writer.flush();
+    await waitFor('the group to catch up', async () => ((await groupLag(file.admin, topic, group)) === 0 ? true : undefined));
+    await file.server.services.writer.flush();
     expect(await countRaw(storage(), 'steps', 'kcat')).toBe(2000); // both deliveries were written...
     expect(await countRows(storage(), 'steps', 'kcat')).toBe(1000); // ...and count once
     const runs = await storage().query<{ n: string }>(`SELECT count() AS n FROM (SELECT DISTINCT run_id FROM runs WHERE project = 'kcat')`);
@@ -52,7 +38,7 @@ describe('Kafka ingestion', () => {
 
   it('POST /v1/events produces to the topic (key = run_id) and the consumer stores the run', async () => {
     const run: Record<string, unknown>[] = exampleRun().map((e) => ({ ...(e as Record<string, unknown>), project: 'produced' }));
-    const r = await postEvents(server.url, run, { ndjson: true });
+    const r = await postEvents(file.server.url, run, { ndjson: true });
     expect(r.status).toBe(200);
     expect(r.body.accepted).toBe(run.length);
     const runId = String(run[0].run_id);
@@ -65,7 +51,7 @@ describe('Kafka ingestion', () => {
     expect(onTopic).toHaveLength(run.length);
     expect(new Set(onTopic.map((l) => l.split('\t')[1])).size).toBe(1);
     expect(onTopic.map((l) => JSON.parse(l.split('\t')[2]).type)).toEqual(run.map((e) => e.type));
-    const { body } = await getJson(server.url, '/api/v1/ingest/status');
+    const { body } = await getJson(file.server.url, '/api/v1/ingest/status');
     expect(body.mode).toBe('kafka');
     expect(body.producer.events_produced).toBeGreaterThanOrEqual(run.length);
     const expectedSteps = run.filter((e) => e.type === 'step').length;
@@ -78,7 +64,7 @@ describe('Kafka ingestion', () => {
   });
 
   it('answers invalid events per event on the producer path and produces only the valid ones', async () => {
-    const r = await postEvents(server.url, [{ v: 1, type: 'step', project: 'mixed', run_id: 'm1', step: 0 }, { v: 1, type: 'nope' }]);
+    const r = await postEvents(file.server.url, [{ v: 1, type: 'step', project: 'mixed', run_id: 'm1', step: 0 }, { v: 1, type: 'nope' }]);
     expect(r.status).toBe(207);
     expect(r.body.accepted).toBe(1);
     expect(r.body.rejected).toHaveLength(1);
@@ -107,7 +93,7 @@ describe('Kafka ingestion', () => {
     expect(reasons['[1,2,3]']).toMatch(/one JSON object/);
     expect(reasons[bad[2]]).toMatch(/run_id/);
     expect(reasons[bad[3]]).toMatch(/type/);
-    const { body } = await getJson(server.url, '/api/v1/ingest/status');
+    const { body } = await getJson(file.server.url, '/api/v1/ingest/status');
     expect(body.dlq_count).toBe(4);
     expect(body.consumer.dlq_sent).toBe(4);
     expect(body.consumer.running).toBe(true);
@@ -127,26 +113,26 @@ describe('Kafka ingestion', () => {
       return realInsert(...args);
     };
     try {
-      const before = await groupLag(a, topic, group);
+      const before = await groupLag(file.admin, topic, group);
       expect(before).toBe(0);
       const events = stepEvents('outage', 10, 100); // 1,000 steps
       await kcatProduce(topic, events.map((e) => `${e.run_id}\t${JSON.stringify(e)}`), true);
       await waitFor('failed inserts', async () => (failedInserts >= 3 ? true : undefined), 20_000);
-      const ready = await fetch(`${server.url}/readyz`);
+      const ready = await fetch(`${file.server.url}/readyz`);
       expect(ready.status).toBe(503);
-      const status = (await getJson(server.url, '/api/v1/ingest/status')).body;
+      const status = (await getJson(file.server.url, '/api/v1/ingest/status')).body;
       expect(status.writer.failing).toBe(true);
       expect(status.consumer.paused).toBe(true);
       // Nothing of the new messages is committed while they are not stored.
-      expect(await groupLag(a, topic, group)).toBe(1000);
+      expect(await groupLag(file.admin, topic, group)).toBe(1000);
       expect(await countRows(s, 'steps', 'outage')).toBe(0);
     } finally {
       failing = false;
     }
     await waitFor('all 1,000 steps after the outage', async () => ((await countRows(s, 'steps', 'outage')) === 1000 ? true : undefined), 40_000);
-    await waitFor('the group to commit', async () => ((await groupLag(a, topic, group)) === 0 ? true : undefined), 20_000);
-    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-    const status = (await getJson(server.url, '/api/v1/ingest/status')).body;
+    await waitFor('the group to commit', async () => ((await groupLag(file.admin, topic, group)) === 0 ? true : undefined), 20_000);
+    expect((await fetch(`${file.server.url}/readyz`)).status).toBe(200);
+    const status = (await getJson(file.server.url, '/api/v1/ingest/status')).body;
     expect(status.consumer.paused).toBe(false);
     expect(status.lag_total).toBe(0);
   });

@@ -3,13 +3,14 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import kafkajs, { type Admin } from 'kafkajs';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../bin/config.js';
 import { attachKafka } from '../../ingest/kafka/attach-kafka.js';
 import type { KafkaRuntimeOptions } from '../../ingest/kafka/kafka-runtime.js';
 import { startServer, type RunningServer } from '../../server/index.js';
 import { openServices, type Services } from '../../server/services.js';
 import type { Storage } from '../../storage/gateway.js';
-import { newDataDir } from '../helpers/test-server.js';
+import { newDataDir, removeDataDir } from '../helpers/test-server.js';
 
 export const BROKER = '127.0.0.1:9092';
 
@@ -43,6 +44,41 @@ export async function startKafkaServer(
   await attachKafka(services, o);
   const running = await startServer(config, services);
   return { ...running, dataDir };
+}
+
+export type KafkaServer = Awaited<ReturnType<typeof startKafkaServer>>;
+
+/**
+ * The server of one test file and a connected admin client: started before its tests, closed
+ * (its data folder removed) after them. Read them through the returned object once tests run.
+ */
+export function kafkaServerForFile(
+  topic: string,
+  o?: KafkaRuntimeOptions,
+  env?: Record<string, string>,
+): { readonly server: KafkaServer; readonly admin: Admin } {
+  let server: KafkaServer | undefined;
+  let client: Admin | undefined;
+  beforeAll(async () => {
+    server = await startKafkaServer(topic, o, env);
+    client = admin();
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.disconnect();
+    await server?.close();
+    if (server) removeDataDir(server.dataDir);
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the Kafka test server is not started (read it inside a test)');
+      return server;
+    },
+    get admin() {
+      if (!client) throw new Error('the Kafka admin client is not connected (read it inside a test)');
+      return client;
+    },
+  };
 }
 
 export function admin(): Admin {

@@ -1,21 +1,12 @@
 // The TypeScript SDK's Kafka transport against the real broker: runs produced straight to the
 // topic (the server's own producer format) are consumed by the ingest group and come out complete.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { TrajscopeClient } from '../../sdk/src/index.js';
-import { removeDataDir } from '../helpers/test-server.js';
 import { agentRun, listRuns } from '../sdk/sdk-test-helpers.js';
-import { BROKER, startKafkaServer, uniqueTopic, waitFor } from './kafka-test-helpers.js';
+import { BROKER, kafkaServerForFile, uniqueTopic, waitFor } from './kafka-test-helpers.js';
 
 const topic = uniqueTopic('sdk');
-let server: Awaited<ReturnType<typeof startKafkaServer>>;
-
-beforeAll(async () => {
-  server = await startKafkaServer(topic, { consume: true, produce: false });
-});
-afterAll(async () => {
-  await server?.close();
-  if (server) removeDataDir(server.dataDir);
-});
+const file = kafkaServerForFile(topic, { consume: true, produce: false });
 
 it('runs sent by the SDK straight to Kafka are ingested complete', async () => {
   const ts = new TrajscopeClient({ kafka: { brokers: [BROKER], topic }, project: 'sdk-kafka', batchSize: 50, flushIntervalMs: 20, flushOnExit: false });
@@ -25,7 +16,7 @@ it('runs sent by the SDK straight to Kafka are ingested complete', async () => {
   await ts.shutdown();
 
   const runs = await waitFor('10 complete runs', async () => {
-    const rs = await listRuns(server.url, 'sdk-kafka');
+    const rs = await listRuns(file.server.url, 'sdk-kafka');
     return rs.length === 10 && rs.every((r) => r.status === 'success' && r.steps === 5 && r.tool_calls === 5) ? rs : undefined;
   });
   expect(runs.map((r) => r.run_id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `k-${i}`).sort());
