@@ -17,7 +17,7 @@ export function KpiTile({ label, value, detail, to, hint, change }: { label: str
     <>
       <div className="kpi-label">{label}</div>
       <div className="kpi-value-row">
-        <span className="kpi-value" data-testid={`kpi-${slug}`}>
+        <span className={/\d/.test(value) ? 'kpi-value' : 'kpi-value kpi-value-word'} data-testid={`kpi-${slug}`}>
           {value}
         </span>
         {change && (
