@@ -2,10 +2,12 @@
 // size, when its oldest row reaches an age, or, when a caller waits for its rows to be stored
 // and no insert is running, right away (group commit: big batches under load, low latency when
 // quiet). Memory is bounded; a failed insert is retried with backoff under the same
-// deduplication token, so a retry never stores rows twice and no row is dropped.
+// deduplication token, so a retry never stores rows twice and no row is dropped. Rows are
+// encoded as they come in: what waits in the buffer is their bytes, not the objects they were
+// made of (less memory per row in hand, and nothing long-lived for the garbage collector).
 import { randomUUID } from 'node:crypto';
-import type { Storage } from '../storage/gateway.js';
-import { emptyRowBatch, TABLE_COLUMNS, type RowBatch, type TableName } from './event-rows.js';
+import { EncodedRows, encodeRows, type Storage } from '../storage/gateway.js';
+import { TABLE_COLUMNS, type RowBatch, type TableName } from './event-rows.js';
 
 export interface BatchWriterOptions {
   /** Flush when this many rows are buffered. */
@@ -14,7 +16,7 @@ export interface BatchWriterOptions {
   maxAgeMs: number;
   /** Refuse new rows (BackpressureError) beyond this many buffered rows... */
   maxBufferedRows: number;
-  /** ...or beyond this many bytes of text. */
+  /** ...or beyond this many bytes of encoded rows. */
   maxBufferedBytes: number;
   /** Backoff of retried inserts: first delay and ceiling. */
   retryBaseMs: number;
@@ -62,9 +64,18 @@ export interface WriterStats {
   failing: boolean;
 }
 
+/** Encoded rows per table, in the order they came. */
+type Pending = Record<TableName, EncodedRows[]>;
+const TABLES: readonly TableName[] = ['runs', 'steps', 'tool_calls', 'scores'];
+
+function emptyPending(): Pending {
+  return { runs: [], steps: [], tool_calls: [], scores: [] };
+}
+
 export class BatchWriter {
-  private buffer: RowBatch = emptyRowBatch();
+  private buffer: Pending = emptyPending();
   private bufferedRows = 0;
+  private bufferedBytes = 0;
   private waiters: Waiter[] = [];
   private oldest = 0;
   private inFlight: Promise<void> | null = null;
@@ -94,13 +105,19 @@ export class BatchWriter {
     if (this.closed) return Promise.reject(new WriterClosedError());
     const rows = countRows(batch);
     if (rows === 0) return Promise.resolve();
-    this.ensureRoom(rows, batch.bytes);
-    if (this.bufferedRows === 0) this.oldest = Date.now();
-    for (const table of Object.keys(batch.rows) as TableName[]) {
+    const encoded: [TableName, EncodedRows][] = [];
+    let bytes = 0;
+    for (const table of TABLES) {
       const incoming = batch.rows[table];
-      if (incoming.length) pushAll(this.buffer.rows[table], incoming);
+      if (!incoming.length) continue;
+      const e = new EncodedRows(encodeRows(incoming, TABLE_COLUMNS[table]), incoming.length);
+      encoded.push([table, e]);
+      bytes += e.payload.length;
     }
-    this.buffer.bytes += batch.bytes;
+    this.ensureRoom(rows, bytes);
+    if (this.bufferedRows === 0) this.oldest = Date.now();
+    for (const [table, e] of encoded) this.buffer[table].push(e);
+    this.bufferedBytes += bytes;
     this.bufferedRows += rows;
     const done = wait
       ? new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }))
@@ -128,13 +145,13 @@ export class BatchWriter {
     return {
       ...this.stats,
       bufferedRows: this.bufferedRows + this.inFlightRows,
-      bufferedBytes: this.buffer.bytes + this.inFlightBytes,
+      bufferedBytes: this.bufferedBytes + this.inFlightBytes,
     };
   }
 
   private ensureRoom(rows: number, bytes: number): void {
     const totalRows = this.bufferedRows + this.inFlightRows;
-    const totalBytes = this.buffer.bytes + this.inFlightBytes;
+    const totalBytes = this.bufferedBytes + this.inFlightBytes;
     if (totalRows === 0) return; // an empty writer takes any one batch, however large
     if (totalRows + rows > this.opts.maxBufferedRows || totalBytes + bytes > this.opts.maxBufferedBytes) {
       throw new BackpressureError(this.stats.failing ? 5 : 1);
@@ -167,9 +184,10 @@ export class BatchWriter {
     const batch = this.buffer;
     const waiters = this.waiters;
     this.inFlightRows = this.bufferedRows;
-    this.inFlightBytes = batch.bytes;
-    this.buffer = emptyRowBatch();
+    this.inFlightBytes = this.bufferedBytes;
+    this.buffer = emptyPending();
     this.bufferedRows = 0;
+    this.bufferedBytes = 0;
     this.waiters = [];
     this.inFlight = this.write(batch).then(
       () => {
@@ -189,8 +207,8 @@ export class BatchWriter {
     });
   }
 
-  /** Writes each table's rows in chunks of maxRows, each chunk retried until it is stored. */
-  private async write(batch: RowBatch): Promise<void> {
+  /** Writes each table's rows in inserts of about maxRows, each retried until it is stored. */
+  private async write(batch: Pending): Promise<void> {
     const token = randomUUID();
     // Each insert has a fixed cost in the engine, so the event tables are written side by side;
     // runs last: a run row appears once its steps are readable.
@@ -198,14 +216,14 @@ export class BatchWriter {
     await this.writeTable(batch, 'runs', token);
   }
 
-  private async writeTable(batch: RowBatch, table: TableName, token: string): Promise<void> {
-    const rows = batch.rows[table];
-    for (let i = 0, chunk = 0; i < rows.length; i += this.opts.maxRows, chunk++) {
-      await this.insertWithRetry(table, rows.slice(i, i + this.opts.maxRows), `${token}:${table}:${chunk}`);
+  private async writeTable(batch: Pending, table: TableName, token: string): Promise<void> {
+    const chunks = inserts(batch[table], this.opts.maxRows);
+    for (let i = 0; i < chunks.length; i++) {
+      await this.insertWithRetry(table, EncodedRows.join(chunks[i]), `${token}:${table}:${i}`);
     }
   }
 
-  private async insertWithRetry(table: TableName, rows: object[], token: string): Promise<void> {
+  private async insertWithRetry(table: TableName, rows: EncodedRows, token: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.storage.insert(table, rows, token, TABLE_COLUMNS[table]);
@@ -229,8 +247,22 @@ function countRows(batch: RowBatch): number {
   return n;
 }
 
-function pushAll<T>(target: T[], items: T[]): void {
-  for (let i = 0; i < items.length; i++) target.push(items[i]);
+/** Consecutive payloads grouped into inserts of at most maxRows rows (a larger payload alone). */
+function inserts(parts: readonly EncodedRows[], maxRows: number): EncodedRows[][] {
+  const out: EncodedRows[][] = [];
+  let current: EncodedRows[] = [];
+  let rows = 0;
+  for (const p of parts) {
+    if (current.length && rows + p.count > maxRows) {
+      out.push(current);
+      current = [];
+      rows = 0;
+    }
+    current.push(p);
+    rows += p.count;
+  }
+  if (current.length) out.push(current);
+  return out;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -24,15 +24,18 @@ export interface IngestCall {
 }
 
 /**
- * Told about events once the writer has them (stored=true: once they are stored), with the
- * signature parts of their steps and tool calls (worked out once, for the rows and the live
- * loop detector).
+ * Told about events as soon as the writer has taken their rows (it retries them until they are
+ * stored), with the signature parts of their steps and tool calls (worked out once, for the rows
+ * and the live loop detector). `stored` settles once they are stored; it is null when the caller
+ * does not wait for that (demo, imports), and observers then must not count on it. An observer
+ * keeps only what it needs: the events themselves are let go right after, so that a batch in
+ * hand is its rows' bytes and nothing more.
  */
-export type StoredEventsObserver = (events: readonly TrajEvent[], stored: boolean, parts: EventParts) => void;
+export type IngestObserver = (events: readonly TrajEvent[], parts: EventParts, stored: Promise<void> | null) => void;
 
 export class EventIngestor {
   private readonly runModels = new RunModelCache(50_000);
-  private readonly observers: StoredEventsObserver[] = [];
+  private readonly observers: IngestObserver[] = [];
 
   constructor(
     private readonly writer: BatchWriter,
@@ -50,8 +53,7 @@ export class EventIngestor {
 
   /**
    * Validates a batch and hands its valid events to the writer without waiting for them to be
-   * stored: `stored` settles once they are (observers are told then), so a caller can take the
-   * next batch meanwhile. Throws BackpressureError, taking nothing, when the writer is full.
+   * stored: `stored` settles once they are, so a caller can take the next batch meanwhile. Throws BackpressureError, taking nothing, when the writer is full.
    */
   submit(items: readonly ParsedItem[], call: Omit<IngestCall, 'wait'> = {}): { response: IngestResponse; stored: Promise<void> } {
     const { response, events } = this.validate(items, call);
@@ -74,7 +76,7 @@ export class EventIngestor {
     return { response: { accepted: events.length, rejected }, events };
   }
 
-  /** Rows to the writer now (a full writer throws here); settles once stored, when `wait`. */
+  /** Rows to the writer now (a full writer throws here), then observers; settles once stored, when `wait`. */
   private handOver(events: readonly TrajEvent[], wait: boolean): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     for (const e of events) if (e.type === 'run_start' && e.model) this.runModels.set(e.project, e.run_id, e.model);
@@ -84,13 +86,13 @@ export class EventIngestor {
       { prices: this.prices, runModel: (project, runId) => this.runModels.get(project, runId) },
       parts,
     );
-    return this.writer.add(rows, wait).then(() => {
-      for (const observe of this.observers) observe(events, wait, parts);
-    });
+    const stored = this.writer.add(rows, wait);
+    for (const observe of this.observers) observe(events, parts, wait ? stored : null);
+    return stored;
   }
 
-  /** Adds an observer of stored events (the run analyzer, live detectors). */
-  observe(observer: StoredEventsObserver): void {
+  /** Adds an observer of ingested events (the run analyzer, live detectors, alerts). */
+  observe(observer: IngestObserver): void {
     this.observers.push(observer);
   }
 }

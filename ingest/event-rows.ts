@@ -14,8 +14,6 @@ export type TableName = 'runs' | 'steps' | 'tool_calls' | 'scores';
 
 export interface RowBatch {
   rows: Record<TableName, object[]>;
-  /** Rough size of the text carried, to bound the writer's memory. */
-  bytes: number;
 }
 
 export interface RowContext {
@@ -39,7 +37,7 @@ export const TABLE_COLUMNS: Partial<Record<TableName, readonly string[]>> = {
 };
 
 export function emptyRowBatch(): RowBatch {
-  return { rows: { runs: [], steps: [], tool_calls: [], scores: [] }, bytes: 0 };
+  return { rows: { runs: [], steps: [], tool_calls: [], scores: [] } };
 }
 
 /**
@@ -66,13 +64,11 @@ export function eventsToRows(events: readonly TrajEvent[], ctx: RowContext, part
       case 'step': {
         const model = e.model || batchModels.get(runKey(e)) || ctx.runModel(e.project, e.run_id) || '';
         batch.rows.steps.push(stepRow(e, model, ctx.prices, stepPartsAt(parts, i, e)));
-        batch.bytes += e.action.length + e.observation.length + e.error_message.length;
         touch(touched, e, e.model);
         break;
       }
       case 'tool_call':
         batch.rows.tool_calls.push(toolCallRow(e, callPartsAt(parts, i, e)));
-        batch.bytes += e.arguments.length + e.output.length + e.error_message.length;
         touch(touched, e, '');
         break;
       case 'score':
@@ -80,7 +76,6 @@ export function eventsToRows(events: readonly TrajEvent[], ctx: RowContext, part
         touch(touched, e, '');
         break;
     }
-    batch.bytes += 200;
   }
   for (const t of touched.values()) {
     batch.rows.runs.push({

@@ -77,7 +77,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     beforeRead: () => writer.flush(),
     onError: (err) => log.warn('run analysis failed; it will be retried', err),
   });
-  ingestor.observe((events, stored) => analyzer.notify(events, stored));
+  ingestor.observe(analyzer.observer);
   analyzer.start();
   const compactor = new TableCompactor(storage, {
     tables: ['run_analysis'],
@@ -100,7 +100,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     },
     onError: (err) => log.warn('recording loop signals failed', err),
   });
-  ingestor.observe((events, _stored, parts) => liveLoops.notify(events, parts));
+  ingestor.observe((events, parts) => liveLoops.notify(events, parts));
   const sqlConsole = new SqlConsole(
     (tableFilters) => openConsoleClient({ ...config.clickhouse, dataDir: config.dataDir }, config.sql, tableFilters),
     storage,

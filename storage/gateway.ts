@@ -1,6 +1,7 @@
 // The one ClickHouse gateway: owns the client (embedded chDB or a ClickHouse server), the
 // settings, parameter binding and retries. Every value goes in as a {name:Type} parameter.
 import { mkdirSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 
@@ -36,9 +37,10 @@ export interface Storage {
   /**
    * Inserts rows; the token makes a retried insert of the same rows a no-op. With `columns`,
    * the rows travel as compact arrays in that order (faster for the engine to parse); a row may
-   * then already be such an array (values in `columns` order) instead of an object.
+   * then already be such an array (values in `columns` order) instead of an object. Rows may also
+   * come already encoded (EncodedRows, from encodeRows with the same `columns`).
    */
-  insert(table: string, rows: readonly object[], dedupToken?: string, columns?: readonly string[]): Promise<void>;
+  insert(table: string, rows: readonly object[] | EncodedRows, dedupToken?: string, columns?: readonly string[]): Promise<void>;
   /**
    * Writes (inserts and commands) finished through this connection so far. Readers may cache
    * what they derive from the tables until it changes (embedded: this process is the only
@@ -136,9 +138,11 @@ class ClickHouseStorage implements Storage {
     }
   }
 
-  async insert(table: string, rows: readonly object[], dedupToken?: string, columns?: readonly string[]): Promise<void> {
-    if (rows.length === 0) return;
+  async insert(table: string, rows: readonly object[] | EncodedRows, dedupToken?: string, columns?: readonly string[]): Promise<void> {
+    const encoded = rows instanceof EncodedRows;
+    if ((encoded ? rows.count : rows.length) === 0) return;
     const clickhouse_settings = dedupToken ? { insert_deduplication_token: dedupToken } : undefined;
+    const format = columns ? 'JSONCompactEachRow' : 'JSONEachRow';
     try {
       if (this.raw) {
         // Embedded: one buffer of rows handed to the engine, which parses it off the main thread.
@@ -147,10 +151,12 @@ class ClickHouseStorage implements Storage {
         await this.raw.rawInsert({
           table,
           columns: columns ? [...columns] : undefined,
-          values: encodeRows(rows, columns),
-          format: columns ? 'JSONCompactEachRow' : 'JSONEachRow',
+          values: encoded ? rows.payload : encodeRows(rows, columns),
+          format,
           settings: clickhouse_settings,
         });
+      } else if (encoded) {
+        await insertEncoded(this.client, table, rows, format, columns, clickhouse_settings);
       } else if (columns) {
         const values = inColumnOrder(rows, columns);
         await this.client.insert({ table, values, columns: columns as [string, ...string[]], format: 'JSONCompactEachRow', clickhouse_settings });
@@ -175,6 +181,51 @@ class ClickHouseStorage implements Storage {
     await this.raw?.close();
     await this.client.close();
   }
+}
+
+/** Rows already encoded by encodeRows: the payload's bytes and how many rows it holds. */
+export class EncodedRows {
+  constructor(
+    readonly payload: Buffer,
+    readonly count: number,
+  ) {}
+
+  /** Several payloads of the same table and columns as one (a copy). */
+  static join(parts: readonly EncodedRows[]): EncodedRows {
+    if (parts.length === 1) return parts[0];
+    const buffers: Buffer[] = [];
+    let count = 0;
+    for (const p of parts) {
+      if (buffers.length) buffers.push(ROW_SEPARATOR);
+      buffers.push(p.payload);
+      count += p.count;
+    }
+    return new EncodedRows(Buffer.concat(buffers), count);
+  }
+}
+
+const ROW_SEPARATOR = Buffer.from(',');
+
+/**
+ * Encoded rows through the client (a ClickHouse server): an INSERT with the payload as its body.
+ * Exported for its test, which runs it on the embedded engine's client connection.
+ */
+export async function insertEncoded(
+  client: ClickHouseClient,
+  table: string,
+  rows: EncodedRows,
+  format: 'JSONCompactEachRow' | 'JSONEachRow',
+  columns: readonly string[] | undefined,
+  clickhouse_settings: ClickHouseSettings | undefined,
+): Promise<void> {
+  const columnList = columns ? ` (${columns.map((c) => `\`${c}\``).join(', ')})` : '';
+  const result = await client.exec({
+    query: `INSERT INTO \`${table}\`${columnList} FORMAT ${format}`,
+    values: Readable.from([rows.payload]),
+    clickhouse_settings,
+  });
+  // The response carries nothing: read it to its end so that the connection is free again.
+  for await (const _ of result.stream) void _;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Live dead-loop detection (DESIGN.md "Dead loop": detected live while the run is going): a
-// bounded LoopTracker window per active run, fed with the steps of stored events. Steps are
+// bounded LoopTracker window per active run, fed with the steps of ingested events. Steps are
 // signed a moment after they arrive (so the tool calls sent with them are included) and a
 // `loop_detected` signal is recorded as soon as the step that closes a loop is fed. Memory is
 // bounded: at most `maxRuns` runs are tracked (least recently active dropped first), runs idle
@@ -67,7 +67,7 @@ export class LiveLoopDetector {
     return this.runs.size;
   }
 
-  /** Takes stored events; `parts` are their signature parts (eventParts), worked out when not given. */
+  /** Takes ingested events; `parts` are their signature parts (eventParts), worked out when not given. */
   notify(events: readonly TrajEvent[], parts?: EventParts): void {
     const now = this.clock();
     // A run's events mostly come one after another: the previous event's run serves (already

@@ -9,6 +9,7 @@ import type { FailureConfig } from '../../analytics/failure-modes/index.js';
 import type { LoopThresholds } from '../../analytics/loops/index.js';
 import type { TrajEvent } from '../../schemas/normalize-event.js';
 import type { Storage } from '../../storage/gateway.js';
+import type { IngestObserver } from '../event-ingestor.js';
 import { analyzeRun, type RunRows } from './analyze-run.js';
 import { readRuns } from './read-runs.js';
 
@@ -25,6 +26,27 @@ export interface RunAnalyzerOptions {
   beforeRead?: () => Promise<void>;
   onError?: (err: unknown) => void;
   clock?: () => number;
+}
+
+/** A run that a batch of events touched; `ended` when one of them was its run_end. */
+export interface TouchedRun {
+  project: string;
+  run_id: string;
+  ended: boolean;
+}
+
+/** The runs of a list of events, one entry per stretch of consecutive events of a run. */
+export function touchedRuns(events: readonly TrajEvent[]): TouchedRun[] {
+  const out: TouchedRun[] = [];
+  let last: TouchedRun | undefined;
+  for (const e of events) {
+    if (!last || last.run_id !== e.run_id || last.project !== e.project) {
+      last = { project: e.project, run_id: e.run_id, ended: false };
+      out.push(last);
+    }
+    if (e.type === 'run_end') last.ended = true;
+  }
+  return out;
 }
 
 interface Dirty {
@@ -77,26 +99,31 @@ export class RunAnalyzer {
     tick();
   }
 
+  /**
+   * The ingest observer: the runs an ingested batch touched are noted at once (only their keys
+   * are kept) and marked dirty once the batch is stored; when the caller does not wait for
+   * storage, right away, and the writer is flushed before they are read.
+   */
+  readonly observer: IngestObserver = (events, _parts, stored) => {
+    const runs = touchedRuns(events);
+    if (!stored) this.notify(runs, false);
+    else stored.then(() => this.notify(runs), () => {}); // not stored: the caller is told, nothing to analyse
+  };
+
   /** Events of these runs were stored (or, with stored=false, handed to the writer). */
-  notify(events: readonly TrajEvent[], stored = true): void {
+  notify(runs: readonly TouchedRun[], stored = true): void {
     if (this.closed) return;
     if (!stored) this.needsFlush = true;
     const now = this.clock();
-    let last: Dirty | undefined;
-    let goingDue = 0;
-    for (const e of events) {
-      // A run's events mostly come one after another: the previous event's entry serves.
-      if (!last || last.run_id !== e.run_id || last.project !== e.project) {
-        const key = e.project + SEP + e.run_id;
-        goingDue = now + this.goingDelay(key);
-        last = this.dirty.get(key);
-        if (!last) {
-          last = { project: e.project, run_id: e.run_id, due: Infinity };
-          this.dirty.set(key, last);
-        }
+    for (const r of runs) {
+      const key = r.project + SEP + r.run_id;
+      let entry = this.dirty.get(key);
+      if (!entry) {
+        entry = { project: r.project, run_id: r.run_id, due: Infinity };
+        this.dirty.set(key, entry);
       }
-      const due = e.type === 'run_end' ? now + this.opts.delayMs : goingDue;
-      if (due < last.due) last.due = due;
+      const due = now + (r.ended ? this.opts.delayMs : this.goingDelay(key));
+      if (due < entry.due) entry.due = due;
     }
     this.schedule();
   }

@@ -118,7 +118,7 @@ export class AlertEngine {
 
   // ---- live: the ingest path ----
 
-  /** Events as the ingestor stored them: running cost and attributes of active runs. */
+  /** Events as the ingestor took them (the writer has their rows): running cost and attributes of active runs. */
   onEvents(events: readonly TrajEvent[]): void {
     if (this.closed) return;
     const costRules = this.enabled('run_cost_over');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchWriter, DEFAULT_WRITER_OPTIONS } from '../../ingest/batch-writer.js';
 import { EventIngestor } from '../../ingest/event-ingestor.js';
 import { loadPriceBook } from '../../ingest/load-prices.js';
-import { RunAnalyzer } from '../../ingest/analysis/run-analyzer.js';
+import { RunAnalyzer, touchedRuns } from '../../ingest/analysis/run-analyzer.js';
 import { openStorage, type Storage } from '../../storage/gateway.js';
 import { migrate } from '../../storage/migrate.js';
 import { newDataDir, removeDataDir } from '../helpers/test-server.js';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   writer = new BatchWriter(storage, DEFAULT_WRITER_OPTIONS);
   ingestor = new EventIngestor(writer, loadPriceBook(), { maxTextChars: 32_768, defaultProject: 'p' });
   analyzer = new RunAnalyzer(storage, { delayMs: DELAY, debounceMs: DEBOUNCE, sweepMs: 3_600_000, idleTimeoutMs: 3_600_000, clock: () => T });
-  ingestor.observe((events, stored) => analyzer.notify(events, stored));
+  ingestor.observe(analyzer.observer);
 });
 
 afterAll(async () => {
@@ -60,5 +60,40 @@ describe('re-analysis of a run that is still going', () => {
     await ingestor.ingest([{ ok: true, value: { type: 'step', project: 'p', run_id: 'going', step: 99, ts: T } }]);
     expect(analyzer.dueAt('p', 'going')).toBe(T + DEBOUNCE);
     expect(analyzer.analysed).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('what the analyzer takes from the ingest path', () => {
+  it('keeps one entry per stretch of a run, marked ended by its run_end, and nothing of the events', () => {
+    const ev = (type: string, run_id: string) => ({ type, project: 'p', run_id, text: 'x'.repeat(1000) }) as never;
+    expect(touchedRuns([ev('step', 'a'), ev('tool_call', 'a'), ev('step', 'b'), ev('run_end', 'b'), ev('step', 'a')])).toEqual([
+      { project: 'p', run_id: 'a', ended: false },
+      { project: 'p', run_id: 'b', ended: true },
+      { project: 'p', run_id: 'a', ended: false },
+    ]);
+  });
+
+  it('marks a run dirty only once its events are stored', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const held: Storage = Object.create(storage);
+    held.insert = async (...args) => {
+      await gate;
+      await storage.insert(...args);
+    };
+    const heldWriter = new BatchWriter(held, DEFAULT_WRITER_OPTIONS);
+    const heldIngestor = new EventIngestor(heldWriter, loadPriceBook(), { maxTextChars: 32_768, defaultProject: 'p' });
+    heldIngestor.observe(analyzer.observer);
+    try {
+      const { stored } = heldIngestor.submit([{ ok: true, value: { type: 'step', project: 'p', run_id: 'held', step: 0, ts: T } }]);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(analyzer.dueAt('p', 'held')).toBeUndefined();
+      release();
+      await stored;
+      expect(analyzer.dueAt('p', 'held')).toBe(T + DEBOUNCE);
+    } finally {
+      release();
+      await heldWriter.close();
+    }
   });
 });

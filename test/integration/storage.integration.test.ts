@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BackpressureError, BatchWriter, DEFAULT_WRITER_OPTIONS } from '../../ingest/batch-writer.js';
 import { emptyRowBatch, TABLE_COLUMNS } from '../../ingest/event-rows.js';
-import { openStorage, type Storage } from '../../storage/gateway.js';
+import { EncodedRows, encodeRows, insertEncoded, openStorage, type Storage } from '../../storage/gateway.js';
 import { loadMigrations, migrate } from '../../storage/migrate.js';
 import { getJson, newDataDir, postEvents, removeDataDir, startTestServer } from '../helpers/test-server.js';
 
@@ -97,6 +97,74 @@ describe('storage', () => {
     expect((await countSteps(storage, 'bp-2')).n).toBe(0);
     expect((await countSteps(storage, 'bp-3')).n).toBe(150);
     await storage.close();
+  });
+
+  it('holds buffered rows as their encoded bytes and writes them in inserts of at most maxRows rows, each batch whole', async () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    const storage = await openStorage({ dataDir: dir, database: 'default' });
+    try {
+      await migrate(storage);
+      const seen: { table: string; count: number }[] = [];
+      const counting: Storage = Object.create(storage);
+      counting.insert = async (table, rows, token, columns) => {
+        expect(rows).toBeInstanceOf(EncodedRows); // the writer hands over bytes, not row objects
+        seen.push({ table, count: (rows as EncodedRows).count });
+        await storage.insert(table, rows, token, columns);
+      };
+      const writer = new BatchWriter(counting, { ...DEFAULT_WRITER_OPTIONS, maxRows: 100, maxAgeMs: 60_000 });
+      const sizes = [60, 30, 45, 130, 5];
+      let expectedBytes = 0;
+      for (const [i, n] of sizes.entries()) {
+        const b = emptyRowBatch();
+        b.rows.steps = stepRows(`group-${i}`, n);
+        expectedBytes += encodeRows(b.rows.steps, TABLE_COLUMNS.steps).length;
+        await writer.add(b, false);
+      }
+      expect(writer.getStats()).toMatchObject({ bufferedRows: 270, bufferedBytes: expectedBytes });
+      await writer.flush();
+      // 60+30 fit in one insert, 45 starts the next, 130 (more than maxRows) goes alone, then 5.
+      expect(seen.map((s) => s.count)).toEqual([90, 45, 130, 5]);
+      for (const [i, n] of sizes.entries()) expect((await countSteps(storage, `group-${i}`)).n).toBe(n);
+      expect(writer.getStats()).toMatchObject({ bufferedRows: 0, bufferedBytes: 0, rowsWritten: 270 });
+      await writer.close();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('inserts encoded rows through the client (the ClickHouse server path), deduplicated by token', async () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    const storage = await openStorage({ dataDir: dir, database: 'default' });
+    try {
+      await migrate(storage);
+      const rows = stepRows('via-client', 40);
+      const payload = EncodedRows.join([
+        new EncodedRows(encodeRows(rows.slice(0, 25), TABLE_COLUMNS.steps), 25),
+        new EncodedRows(encodeRows(rows.slice(25), TABLE_COLUMNS.steps), 15),
+      ]);
+      expect(payload.count).toBe(40);
+      const settings = { insert_deduplication_token: 'client-path-1' };
+      await insertEncoded(storage.client, 'steps', payload, 'JSONCompactEachRow', TABLE_COLUMNS.steps, settings);
+      await insertEncoded(storage.client, 'steps', payload, 'JSONCompactEachRow', TABLE_COLUMNS.steps, settings); // a retry
+      // The token reaches the engine: other rows under the same token count as the same insert.
+      const other = new EncodedRows(encodeRows(stepRows('same-token', 3), TABLE_COLUMNS.steps), 3);
+      await insertEncoded(storage.client, 'steps', other, 'JSONCompactEachRow', TABLE_COLUMNS.steps, settings);
+      const [raw] = await storage.query<{ n: string; other: string }>(
+        "SELECT countIf(run_id = 'via-client') AS n, countIf(run_id = 'same-token') AS other FROM steps",
+      );
+      expect([Number(raw.n), Number(raw.other)]).toEqual([40, 0]);
+      await insertEncoded(storage.client, 'steps', other, 'JSONCompactEachRow', TABLE_COLUMNS.steps, { insert_deduplication_token: 'client-path-2' });
+      expect((await countSteps(storage, 'same-token')).n).toBe(3);
+      expect(await countSteps(storage, 'via-client')).toEqual({ n: 40, cost: 10 });
+      const runs = [{ project: 'w', run_id: 'via-client', first_event_at: 1_790_000_000_000, last_event_at: 1_790_000_000_039 }];
+      await insertEncoded(storage.client, 'runs', new EncodedRows(encodeRows(runs), 1), 'JSONEachRow', undefined, undefined);
+      const [run] = await storage.query<{ n: string }>("SELECT count() AS n FROM runs WHERE run_id = 'via-client'");
+      expect(Number(run.n)).toBe(1);
+    } finally {
+      await storage.close();
+    }
   });
 
   it('stores every value of a payload as sent: separators, brackets, quotes, newlines and unicode, in both row shapes, also when the engine parses it in parallel', async () => {
