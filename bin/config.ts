@@ -41,7 +41,8 @@ const envSchema = z.object({
   KAFKA_PRODUCE: z.enum(['true', 'false']).default('true'),
   KAFKA_CONSUMER_CONCURRENCY: int(6),
   KAFKA_FETCH_MAX_BYTES: int(256 * 1024),
-  KAFKA_MAX_IN_FLIGHT_EVENTS: int(50_000),
+  // Three writer batches: one being inserted, one filling, one fetched ahead.
+  KAFKA_MAX_IN_FLIGHT_EVENTS: int(150_000),
   TRAJSCOPE_SQL_MAX_SECONDS: int(15),
   TRAJSCOPE_SQL_MAX_ROWS_READ: int(500_000_000),
   TRAJSCOPE_SQL_MAX_RESULT_ROWS: int(10_000),
