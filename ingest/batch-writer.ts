@@ -10,7 +10,7 @@ import { EncodedRows, encodeRows, type Storage } from '../storage/gateway.js';
 import { TABLE_COLUMNS, type RowBatch, type TableName } from './event-rows.js';
 
 export interface BatchWriterOptions {
-  /** Flush when this many rows are buffered. */
+  /** Flush when this many rows are buffered; an insert takes about this many (a larger add() goes whole). */
   maxRows: number;
   /** Flush when the oldest buffered row is this old. */
   maxAgeMs: number;
@@ -64,20 +64,24 @@ export interface WriterStats {
   failing: boolean;
 }
 
-/** Encoded rows per table, in the order they came. */
-type Pending = Record<TableName, EncodedRows[]>;
-const TABLES: readonly TableName[] = ['runs', 'steps', 'tool_calls', 'scores'];
-
-function emptyPending(): Pending {
-  return { runs: [], steps: [], tool_calls: [], scores: [] };
+/** One add(): its rows encoded per table, and who waits for them to be stored. */
+interface Entry {
+  tables: [TableName, EncodedRows][];
+  rows: number;
+  bytes: number;
+  at: number;
+  waiter?: Waiter;
 }
 
+const TABLES: readonly TableName[] = ['runs', 'steps', 'tool_calls', 'scores'];
+
 export class BatchWriter {
-  private buffer: Pending = emptyPending();
+  /** Entries not yet being written, oldest first. */
+  private queue: Entry[] = [];
   private bufferedRows = 0;
   private bufferedBytes = 0;
-  private waiters: Waiter[] = [];
-  private oldest = 0;
+  /** Entries in the queue whose caller waits for them to be stored. */
+  private waiting = 0;
   private inFlight: Promise<void> | null = null;
   private inFlightRows = 0;
   private inFlightBytes = 0;
@@ -105,23 +109,23 @@ export class BatchWriter {
     if (this.closed) return Promise.reject(new WriterClosedError());
     const rows = countRows(batch);
     if (rows === 0) return Promise.resolve();
-    const encoded: [TableName, EncodedRows][] = [];
-    let bytes = 0;
+    const entry: Entry = { tables: [], rows, bytes: 0, at: Date.now() };
     for (const table of TABLES) {
       const incoming = batch.rows[table];
       if (!incoming.length) continue;
       const e = new EncodedRows(encodeRows(incoming, TABLE_COLUMNS[table]), incoming.length);
-      encoded.push([table, e]);
-      bytes += e.payload.length;
+      entry.tables.push([table, e]);
+      entry.bytes += e.payload.length;
     }
-    this.ensureRoom(rows, bytes);
-    if (this.bufferedRows === 0) this.oldest = Date.now();
-    for (const [table, e] of encoded) this.buffer[table].push(e);
-    this.bufferedBytes += bytes;
+    this.ensureRoom(rows, entry.bytes);
+    this.queue.push(entry);
+    this.bufferedBytes += entry.bytes;
     this.bufferedRows += rows;
-    const done = wait
-      ? new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }))
-      : Promise.resolve();
+    let done: Promise<void> = Promise.resolve();
+    if (wait) {
+      done = new Promise<void>((resolve, reject) => (entry.waiter = { resolve, reject }));
+      this.waiting++;
+    }
     this.schedule();
     return done;
   }
@@ -160,13 +164,13 @@ export class BatchWriter {
 
   private schedule(): void {
     if (this.inFlight) return; // the running flush picks the buffer up when it ends
-    if (this.waiters.length > 0 || this.bufferedRows >= this.opts.maxRows) {
+    if (this.waiting > 0 || this.bufferedRows >= this.opts.maxRows) {
       // Let the requests that arrive in the same tick join this batch.
       setImmediate(() => this.startFlush());
       return;
     }
-    if (!this.ageTimer) {
-      const delay = Math.max(0, this.oldest + this.opts.maxAgeMs - Date.now());
+    if (!this.ageTimer && this.queue.length) {
+      const delay = Math.max(0, this.queue[0].at + this.opts.maxAgeMs - Date.now());
       this.ageTimer = setTimeout(() => {
         this.ageTimer = null;
         this.startFlush();
@@ -175,28 +179,39 @@ export class BatchWriter {
     }
   }
 
+  /**
+   * Writes the oldest entries, about maxRows rows of them (at least one entry): what came in
+   * while an insert ran waits for the next one, so that each caller's rows are stored, and its
+   * waiter told, one insert after they came rather than behind everything buffered meanwhile.
+   */
   private startFlush(): void {
-    if (this.inFlight || this.bufferedRows === 0) return;
+    if (this.inFlight || this.queue.length === 0) return;
     if (this.ageTimer) {
       clearTimeout(this.ageTimer);
       this.ageTimer = null;
     }
-    const batch = this.buffer;
-    const waiters = this.waiters;
-    this.inFlightRows = this.bufferedRows;
-    this.inFlightBytes = this.bufferedBytes;
-    this.buffer = emptyPending();
-    this.bufferedRows = 0;
-    this.bufferedBytes = 0;
-    this.waiters = [];
-    this.inFlight = this.write(batch).then(
+    let n = 0;
+    let rows = 0;
+    let bytes = 0;
+    while (n < this.queue.length && (n === 0 || rows + this.queue[n].rows <= this.opts.maxRows)) {
+      rows += this.queue[n].rows;
+      bytes += this.queue[n].bytes;
+      n++;
+    }
+    const taken = this.queue.splice(0, n);
+    for (const e of taken) if (e.waiter) this.waiting--;
+    this.inFlightRows = rows;
+    this.inFlightBytes = bytes;
+    this.bufferedRows -= rows;
+    this.bufferedBytes -= bytes;
+    this.inFlight = this.write(taken).then(
       () => {
         this.stats.flushes++;
-        this.stats.rowsWritten += this.inFlightRows;
-        for (const w of waiters) w.resolve();
+        this.stats.rowsWritten += rows;
+        for (const e of taken) e.waiter?.resolve();
       },
       (err) => {
-        for (const w of waiters) w.reject(err);
+        for (const e of taken) e.waiter?.reject(err);
       },
     );
     void this.inFlight.finally(() => {
@@ -207,20 +222,16 @@ export class BatchWriter {
     });
   }
 
-  /** Writes each table's rows in inserts of about maxRows, each retried until it is stored. */
-  private async write(batch: Pending): Promise<void> {
+  /** Writes the entries' rows, one insert per table, each retried until it is stored. */
+  private async write(entries: readonly Entry[]): Promise<void> {
+    const byTable: Record<TableName, EncodedRows[]> = { runs: [], steps: [], tool_calls: [], scores: [] };
+    for (const e of entries) for (const [table, rows] of e.tables) byTable[table].push(rows);
     const token = randomUUID();
+    const insert = (t: TableName) => (byTable[t].length ? this.insertWithRetry(t, EncodedRows.join(byTable[t]), `${token}:${t}`) : undefined);
     // Each insert has a fixed cost in the engine, so the event tables are written side by side;
     // runs last: a run row appears once its steps are readable.
-    await Promise.all((['steps', 'tool_calls', 'scores'] as TableName[]).map((t) => this.writeTable(batch, t, token)));
-    await this.writeTable(batch, 'runs', token);
-  }
-
-  private async writeTable(batch: Pending, table: TableName, token: string): Promise<void> {
-    const chunks = inserts(batch[table], this.opts.maxRows);
-    for (let i = 0; i < chunks.length; i++) {
-      await this.insertWithRetry(table, EncodedRows.join(chunks[i]), `${token}:${table}:${i}`);
-    }
+    await Promise.all((['steps', 'tool_calls', 'scores'] as TableName[]).map(insert));
+    await insert('runs');
   }
 
   private async insertWithRetry(table: TableName, rows: EncodedRows, token: string): Promise<void> {
@@ -245,24 +256,6 @@ function countRows(batch: RowBatch): number {
   let n = 0;
   for (const rows of Object.values(batch.rows)) n += rows.length;
   return n;
-}
-
-/** Consecutive payloads grouped into inserts of at most maxRows rows (a larger payload alone). */
-function inserts(parts: readonly EncodedRows[], maxRows: number): EncodedRows[][] {
-  const out: EncodedRows[][] = [];
-  let current: EncodedRows[] = [];
-  let rows = 0;
-  for (const p of parts) {
-    if (current.length && rows + p.count > maxRows) {
-      out.push(current);
-      current = [];
-      rows = 0;
-    }
-    current.push(p);
-    rows += p.count;
-  }
-  if (current.length) out.push(current);
-  return out;
 }
 
 function sleep(ms: number): Promise<void> {

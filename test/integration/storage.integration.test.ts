@@ -133,6 +133,52 @@ describe('storage', () => {
     }
   });
 
+  it('tells each caller once its own insert is done, not behind what came in while an earlier insert ran', async () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    const storage = await openStorage({ dataDir: dir, database: 'default' });
+    try {
+      await migrate(storage);
+      const gates = [0, 1, 2].map(() => {
+        let open!: () => void;
+        return { opened: new Promise<void>((r) => (open = r)), open };
+      });
+      const inserted: number[] = [];
+      let calls = 0;
+      const gated: Storage = Object.create(storage);
+      gated.insert = async (table, rows, token, columns) => {
+        await gates[Math.min(calls++, gates.length - 1)].opened;
+        await storage.insert(table, rows, token, columns);
+        inserted.push((rows as EncodedRows).count);
+      };
+      const writer = new BatchWriter(gated, { ...DEFAULT_WRITER_OPTIONS, maxRows: 100 });
+      const mk = (id: string, n: number) => {
+        const b = emptyRowBatch();
+        b.rows.steps = stepRows(id, n);
+        return b;
+      };
+      const settled: string[] = [];
+      const a = writer.add(mk('wait-a', 60)).then(() => settled.push('a'));
+      await new Promise((r) => setTimeout(r, 20)); // a's insert has started and is held
+      const b = writer.add(mk('wait-b', 80)).then(() => settled.push('b'));
+      const c = writer.add(mk('wait-c', 80)).then(() => settled.push('c'));
+      gates[0].open();
+      await a;
+      gates[1].open();
+      await b;
+      // b went in an insert of its own (b + c would pass maxRows); c's insert is still held.
+      expect(settled).toEqual(['a', 'b']);
+      expect((await countSteps(storage, 'wait-c')).n).toBe(0);
+      gates[2].open();
+      await c;
+      expect(inserted).toEqual([60, 80, 80]);
+      expect((await countSteps(storage, 'wait-c')).n).toBe(80);
+      await writer.close();
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('inserts encoded rows through the client (the ClickHouse server path), deduplicated by token', async () => {
     const dir = newDataDir();
     dirs.push(dir);
