@@ -53,7 +53,8 @@ export class EventIngestor {
 
   /**
    * Validates a batch and hands its valid events to the writer without waiting for them to be
-   * stored: `stored` settles once they are, so a caller can take the next batch meanwhile. Throws BackpressureError, taking nothing, when the writer is full.
+   * stored: `stored` settles once they are, so a caller can take the next batch meanwhile.
+   * Throws BackpressureError, taking nothing, when the writer is full.
    */
   submit(items: readonly ParsedItem[], call: Omit<IngestCall, 'wait'> = {}): { response: IngestResponse; stored: Promise<void> } {
     const { response, events } = this.validate(items, call);
