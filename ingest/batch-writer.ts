@@ -10,7 +10,7 @@ import { EncodedRows, encodeRows, type Storage } from '../storage/gateway.js';
 import { TABLE_COLUMNS, type RowBatch, type TableName } from './event-rows.js';
 
 export interface BatchWriterOptions {
-  /** Flush when this many rows are buffered; an insert takes about this many (a larger add() goes whole). */
+  /** Flush when this many rows are buffered; an insert takes up to this many rows of a table (a larger add() goes whole). */
   maxRows: number;
   /** Flush when the oldest buffered row is this old. */
   maxAgeMs: number;
@@ -180,9 +180,10 @@ export class BatchWriter {
   }
 
   /**
-   * Writes the oldest entries, about maxRows rows of them (at least one entry): what came in
-   * while an insert ran waits for the next one, so that each caller's rows are stored, and its
-   * waiter told, one insert after they came rather than behind everything buffered meanwhile.
+   * Writes the oldest entries, up to maxRows rows of any one table (at least one entry): what
+   * came in while an insert ran waits for the next one, so that each caller's rows are stored,
+   * and its waiter told, one insert after they came rather than behind everything buffered
+   * meanwhile.
    */
   private startFlush(): void {
     if (this.inFlight || this.queue.length === 0) return;
@@ -190,12 +191,16 @@ export class BatchWriter {
       clearTimeout(this.ageTimer);
       this.ageTimer = null;
     }
+    const perTable: Record<TableName, number> = { runs: 0, steps: 0, tool_calls: 0, scores: 0 };
+    const fits = (e: Entry) => e.tables.every(([t, r]) => perTable[t] + r.count <= this.opts.maxRows);
     let n = 0;
     let rows = 0;
     let bytes = 0;
-    while (n < this.queue.length && (n === 0 || rows + this.queue[n].rows <= this.opts.maxRows)) {
-      rows += this.queue[n].rows;
-      bytes += this.queue[n].bytes;
+    while (n < this.queue.length && (n === 0 || fits(this.queue[n]))) {
+      const e = this.queue[n];
+      for (const [t, r] of e.tables) perTable[t] += r.count;
+      rows += e.rows;
+      bytes += e.bytes;
       n++;
     }
     const taken = this.queue.splice(0, n);

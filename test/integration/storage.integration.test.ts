@@ -99,7 +99,7 @@ describe('storage', () => {
     await storage.close();
   });
 
-  it('holds buffered rows as their encoded bytes and writes them in inserts of at most maxRows rows, each batch whole', async () => {
+  it('holds buffered rows as their encoded bytes and writes them in inserts of at most maxRows rows of a table, each batch whole', async () => {
     const dir = newDataDir();
     dirs.push(dir);
     const storage = await openStorage({ dataDir: dir, database: 'default' });
@@ -127,6 +127,18 @@ describe('storage', () => {
       expect(seen.map((s) => s.count)).toEqual([90, 45, 130, 5]);
       for (const [i, n] of sizes.entries()) expect((await countSteps(storage, `group-${i}`)).n).toBe(n);
       expect(writer.getStats()).toMatchObject({ bufferedRows: 0, bufferedBytes: 0, rowsWritten: 270 });
+
+      // The bound is per table: steps and tool calls of 90 + 90 rows go in one flush, each table
+      // in one insert of 90, although the flush holds 180 rows.
+      seen.length = 0;
+      for (const [i, n] of [40, 50].entries()) {
+        const b = emptyRowBatch();
+        b.rows.steps = stepRows(`pair-${i}`, n);
+        b.rows.tool_calls = Array.from({ length: n }, (_, k) => ({ project: 'w', run_id: `pair-${i}`, call_id: `c${k}`, step: k, event_id: `pc-${i}-${k}`, ts: 1_790_000_000_000 + k, tool: 'bash' }));
+        await writer.add(b, false);
+      }
+      await writer.flush();
+      expect(seen.sort((a, b) => a.table.localeCompare(b.table))).toEqual([{ table: 'steps', count: 90 }, { table: 'tool_calls', count: 90 }]);
       await writer.close();
     } finally {
       await storage.close();
