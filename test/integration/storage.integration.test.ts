@@ -21,6 +21,19 @@ async function countSteps(storage: Storage, runId: string): Promise<{ n: number;
   return { n: Number(r.n), cost: Number(r.cost) };
 }
 
+/** A fresh data folder's migrated storage for `use`, closed afterwards. */
+async function withStorage(use: (storage: Storage) => Promise<void>): Promise<void> {
+  const dir = newDataDir();
+  dirs.push(dir);
+  const storage = await openStorage({ dataDir: dir, database: 'default' });
+  try {
+    await migrate(storage);
+    await use(storage);
+  } finally {
+    await storage.close();
+  }
+}
+
 describe('storage', () => {
   it('applies every migration on an empty folder once, and nothing on a re-run', async () => {
     const dir = newDataDir();
@@ -99,12 +112,8 @@ describe('storage', () => {
     await storage.close();
   });
 
-  it('holds buffered rows as their encoded bytes and writes them in inserts of at most maxRows rows of a table, each batch whole', async () => {
-    const dir = newDataDir();
-    dirs.push(dir);
-    const storage = await openStorage({ dataDir: dir, database: 'default' });
-    try {
-      await migrate(storage);
+  it('holds buffered rows as their encoded bytes and writes them in inserts of at most maxRows rows of a table, each batch whole', () =>
+    withStorage(async (storage) => {
       const seen: { table: string; count: number }[] = [];
       const counting: Storage = Object.create(storage);
       counting.insert = async (table, rows, token, columns) => {
@@ -140,17 +149,10 @@ describe('storage', () => {
       await writer.flush();
       expect(seen.sort((a, b) => a.table.localeCompare(b.table))).toEqual([{ table: 'steps', count: 90 }, { table: 'tool_calls', count: 90 }]);
       await writer.close();
-    } finally {
-      await storage.close();
-    }
-  });
+    }));
 
-  it('tells each caller once its own insert is done, not behind what came in while an earlier insert ran', async () => {
-    const dir = newDataDir();
-    dirs.push(dir);
-    const storage = await openStorage({ dataDir: dir, database: 'default' });
-    try {
-      await migrate(storage);
+  it('tells each caller once its own insert is done, not behind what came in while an earlier insert ran', () =>
+    withStorage(async (storage) => {
       const gates = [0, 1, 2].map(() => {
         let open!: () => void;
         return { opened: new Promise<void>((r) => (open = r)), open };
@@ -186,17 +188,10 @@ describe('storage', () => {
       expect(inserted).toEqual([60, 80, 80]);
       expect((await countSteps(storage, 'wait-c')).n).toBe(80);
       await writer.close();
-    } finally {
-      await storage.close();
-    }
-  });
+    }));
 
-  it('inserts encoded rows through the client (the ClickHouse server path), deduplicated by token', async () => {
-    const dir = newDataDir();
-    dirs.push(dir);
-    const storage = await openStorage({ dataDir: dir, database: 'default' });
-    try {
-      await migrate(storage);
+  it('inserts encoded rows through the client (the ClickHouse server path), deduplicated by token', () =>
+    withStorage(async (storage) => {
       const rows = stepRows('via-client', 40);
       const payload = EncodedRows.join([
         new EncodedRows(encodeRows(rows.slice(0, 25), TABLE_COLUMNS.steps), 25),
@@ -220,17 +215,10 @@ describe('storage', () => {
       await insertEncoded(storage.client, 'runs', new EncodedRows(encodeRows(runs), 1), 'JSONEachRow', undefined, undefined);
       const [run] = await storage.query<{ n: string }>("SELECT count() AS n FROM runs WHERE run_id = 'via-client'");
       expect(Number(run.n)).toBe(1);
-    } finally {
-      await storage.close();
-    }
-  });
+    }));
 
-  it('stores every value of a payload as sent: separators, brackets, quotes, newlines and unicode, in both row shapes, also when the engine parses it in parallel', async () => {
-    const dir = newDataDir();
-    dirs.push(dir);
-    const storage = await openStorage({ dataDir: dir, database: 'default' });
-    try {
-      await migrate(storage);
+  it('stores every value of a payload as sent: separators, brackets, quotes, newlines and unicode, in both row shapes, also when the engine parses it in parallel', () =>
+    withStorage(async (storage) => {
       const tricky = ['],[', '},{', '"quoted", [1,2]', 'line 1\nline 2\r\n\ttab', 'é 🙂 \u2028 \\ back'];
       // About 25 MB: above the size from which the engine splits the payload between threads.
       const steps = Array.from({ length: 20_000 }, (_, i) => [
@@ -248,10 +236,7 @@ describe('storage', () => {
       expect(back.every((r, i) => r.step === i && r.action === steps[i][14] && r.observation === steps[i][15] && r.error_message === steps[i][17])).toBe(true);
       const comments = await storage.query<{ comment: string }>('SELECT comment FROM scores WHERE project = {p:String} ORDER BY name', { p: 'enc' });
       expect(comments.map((c) => c.comment)).toEqual(tricky);
-    } finally {
-      await storage.close();
-    }
-  });
+    }));
 
   it('does not hold an insert behind a long read (embedded: inserts have a connection of their own)', async () => {
     const dir = newDataDir();
