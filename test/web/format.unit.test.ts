@@ -3,6 +3,7 @@ import {
   agentLabel,
   formatDuration,
   formatInt,
+  isWordValue,
   formatInterval,
   formatPercent,
   formatRelative,
@@ -132,5 +133,12 @@ describe('formatUsdAxis', () => {
     expect(formatUsdAxis(800)).toBe('$800');
     expect(formatUsdAxis(1200)).toBe('$1.2k');
     expect(formatUsdAxis(null)).toBe('');
+  });
+});
+
+describe('isWordValue (a KPI value in words shows smaller)', () => {
+  it('is true for words and false for figures, figures with units and placeholders', () => {
+    expect(['consuming', 'producer only', 'ok', 'paused'].map(isWordValue)).toEqual([true, true, true, true]);
+    expect(['16,256', '46.4%', '$147.57', '1.2k', '3 ms', '—', ''].map(isWordValue)).toEqual([false, false, false, false, false, false, false]);
   });
 });

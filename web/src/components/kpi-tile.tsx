@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, type To } from 'react-router-dom';
+import { isWordValue } from '../lib/format.js';
 import './kpi-tile.css';
 
 /** A change against an earlier period, and whether it is good news for this metric. */
@@ -17,7 +18,7 @@ export function KpiTile({ label, value, detail, to, hint, change }: { label: str
     <>
       <div className="kpi-label">{label}</div>
       <div className="kpi-value-row">
-        <span className={/\d/.test(value) ? 'kpi-value' : 'kpi-value kpi-value-word'} data-testid={`kpi-${slug}`}>
+        <span className={isWordValue(value) ? 'kpi-value kpi-value-word' : 'kpi-value'} data-testid={`kpi-${slug}`}>
           {value}
         </span>
         {change && (

@@ -225,3 +225,11 @@ export function formatUsdAxis(n: Maybe): string {
   if (a >= 1) return `${sign}$${trimZeros(a.toFixed(1), 0)}`;
   return `${sign}$${trimZeros(a.toPrecision(2).replace(/^0(?=\.)/, '0'), 0)}`;
 }
+
+/**
+ * Whether a headline value is a word ("consuming", "producer only") rather than a figure: it has
+ * letters and no digits. A figure with a unit ("1.2k", "3 ms") or a placeholder ("—") is not.
+ */
+export function isWordValue(value: string): boolean {
+  return !/\d/.test(value) && /\p{L}/u.test(value);
+}
