@@ -1,5 +1,7 @@
 // Builds the kafkajs client from the configuration, with its log lines routed to ours
 // (kafkajs is chatty at info: only its warnings and errors come through, as debug and warn).
+// An error answer of the broker to one request ("Response Metadata(…) (…)") is logged by kafkajs
+// before it retries the request or throws to us, who report it: it comes through as debug.
 import kafkajs, { type Kafka, type LogEntry, type logCreator } from 'kafkajs';
 import type { Config } from '../../bin/config.js';
 import type { Logger } from '../../server/logger.js';
@@ -10,7 +12,8 @@ export function createKafka(kafka: Config['kafka'], log: Logger, clientSuffix = 
   const creator: logCreator = () => (entry: LogEntry) => {
     const { message, error } = entry.log as { message: string; error?: string };
     const line = `kafka ${entry.namespace}: ${message}${error ? ` (${error})` : ''}`;
-    if (entry.level <= logLevel.ERROR) log.warn(line);
+    const answered = entry.namespace === 'Connection' && message.startsWith('Response ');
+    if (entry.level <= logLevel.ERROR && !answered) log.warn(line);
     else log.debug(line);
   };
   return new KafkaClass({
