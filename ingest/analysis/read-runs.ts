@@ -1,13 +1,16 @@
 // Reads runs back whole from ClickHouse for the analyzer: the watermark first (what the
 // analysis will cover), then each run's summary, steps, tool calls and verifier score.
 //
-// Steps and calls come without their observations and outputs: they are signed from the
-// signature parts stored with them at ingest (sig_*). Only runs that need those texts read them
-// in a second query: runs with rows stored before the parts existed, and runs with a step of
-// several calls (whose calls are put in action order by their texts). Actions and arguments
-// are read for every run (suspicious success looks at them). Each run's rows come as one row of
-// arrays, a column each: far fewer values for the engine to write and for us to parse than a
-// row per step.
+// Steps and calls come without their texts: they are signed from the signature parts stored
+// with them at ingest (sig_*). Texts are read in a second query, only for the runs that need
+// them:
+// - actions and arguments, observations and outputs: runs with rows stored before the parts
+//   existed, and runs with a step of several calls (whose calls are put in action order by
+//   their texts);
+// - actions and arguments alone: successful runs (suspicious success looks at them).
+// Each run's rows come as one row of arrays, a column each: far fewer values for the engine to
+// write and for us to parse than a row per step. Numbers come as Float64 (exact for counts and
+// milliseconds), which JSON gives unquoted, where 64-bit integers would come as strings.
 import type { QueryParams, Storage } from '../../storage/gateway.js';
 import { EMPTY_FILTERS } from '../../server/runs/run-filters.js';
 import { rawSummarySql } from '../../server/runs/run-summary-sql.js';
@@ -17,12 +20,11 @@ import type { RunRows, StoredStep, StoredToolCall, SummaryRow } from './analyze-
 interface StepColumns {
   run_id: string;
   step: number[];
-  ts: Array<number | string>;
-  action: string[];
+  ts: number[];
   error_type: string[];
   error_message: string[];
-  input_tokens: Array<number | string>;
-  output_tokens: Array<number | string>;
+  input_tokens: number[];
+  output_tokens: number[];
   cost_usd: number[];
   latency: number[];
   latency_null: number[];
@@ -37,9 +39,8 @@ interface CallColumns {
   call_id: string[];
   call_step: number[];
   step_null: number[];
-  ts: Array<number | string>;
+  ts: number[];
   tool: string[];
-  arguments: string[];
   status: string[];
   error_type: string[];
   error_message: string[];
@@ -54,6 +55,24 @@ interface CallColumns {
 // cheaper than WHERE, which filters after).
 const WHERE = 'project = {project:String} AND run_id IN {ids:Array(String)}';
 
+/**
+ * Step and tool-call rows stored of each run (duplicates not yet merged away counted too: an
+ * upper bound, read from the index without FINAL, for sizing the read-back batches).
+ */
+export async function countRunRows(storage: Storage, project: string, runIds: string[]): Promise<Map<string, number>> {
+  const rows = await storage.query<{ run_id: string; n: string }>(
+    `SELECT run_id, sum(n) AS n FROM
+     (
+       SELECT run_id, count() AS n FROM steps PREWHERE ${WHERE} GROUP BY run_id
+       UNION ALL
+       SELECT run_id, count() AS n FROM tool_calls PREWHERE ${WHERE} GROUP BY run_id
+     )
+     GROUP BY run_id`,
+    { project, ids: runIds },
+  );
+  return new Map(rows.map((r) => [r.run_id, Number(r.n)]));
+}
+
 export async function readRuns(storage: Storage, project: string, runIds: string[]): Promise<RunRows[]> {
   const p = { project, ids: runIds };
   const marks = await storage.query<{ run_id: string; wm: string }>(
@@ -65,9 +84,10 @@ export async function readRuns(storage: Storage, project: string, runIds: string
   const [summaries, stepColumns, callColumns, scores] = await Promise.all([
     storage.query<SummaryRow>(`SELECT * FROM (${rawSummarySql({ ...EMPTY_FILTERS, project: [project] }, params, `run_id IN {ids:Array(String)}`)})`, params),
     storage.query<StepColumns>(
-      `SELECT run_id, groupArray(step) AS step, groupArray(toUnixTimestamp64Milli(ts)) AS ts, groupArray(action) AS action,
+      `SELECT run_id, groupArray(step) AS step, groupArray(toFloat64(toUnixTimestamp64Milli(ts))) AS ts,
               groupArray(error_type) AS error_type, groupArray(error_message) AS error_message,
-              groupArray(input_tokens) AS input_tokens, groupArray(output_tokens) AS output_tokens, groupArray(cost_usd) AS cost_usd,
+              groupArray(toFloat64(input_tokens)) AS input_tokens, groupArray(toFloat64(output_tokens)) AS output_tokens,
+              groupArray(cost_usd) AS cost_usd,
               groupArray(ifNull(latency_ms, 0)) AS latency, groupArray(isNull(latency_ms)) AS latency_null,
               groupArray(sig_version) AS sig_version, groupArray(sig_action) AS sig_action, groupArray(sig_observation) AS sig_observation
        FROM steps FINAL PREWHERE ${WHERE} GROUP BY run_id`,
@@ -75,8 +95,7 @@ export async function readRuns(storage: Storage, project: string, runIds: string
     ),
     storage.query<CallColumns>(
       `SELECT run_id, groupArray(call_id) AS call_id, groupArray(ifNull(step, 0)) AS call_step, groupArray(isNull(step)) AS step_null,
-              groupArray(toUnixTimestamp64Milli(ts)) AS ts, groupArray(tool) AS tool, groupArray(arguments) AS arguments,
-              groupArray(status) AS status, groupArray(error_type) AS error_type, groupArray(error_message) AS error_message,
+              groupArray(toFloat64(toUnixTimestamp64Milli(ts))) AS ts, groupArray(tool) AS tool, groupArray(status) AS status, groupArray(error_type) AS error_type, groupArray(error_message) AS error_message,
               groupArray(ifNull(duration_ms, 0)) AS duration, groupArray(isNull(duration_ms)) AS duration_null,
               groupArray(sig_version) AS sig_version, groupArray(sig_call) AS sig_call, groupArray(sig_output) AS sig_output
        FROM tool_calls FINAL PREWHERE ${WHERE} GROUP BY run_id`,
@@ -90,7 +109,12 @@ export async function readRuns(storage: Storage, project: string, runIds: string
   const stepsBy = new Map(stepColumns.map((c) => [c.run_id, stepsOf(c)]));
   const callsBy = new Map(callColumns.map((c) => [c.run_id, callsOf(c)]));
   const signRuns = runsSignedFromTexts(stepsBy, callsBy);
-  if (signRuns.length > 0) await readTexts(storage, project, signRuns, stepsBy, callsBy);
+  const signing = new Set(signRuns);
+  const succeeded = summaries.filter((r) => r.status === 'success').map((r) => String(r.run_id)).filter((id) => !signing.has(id));
+  await Promise.all([
+    signRuns.length > 0 && readTexts(storage, project, signRuns, stepsBy, callsBy, true),
+    succeeded.length > 0 && readTexts(storage, project, succeeded, stepsBy, callsBy, false),
+  ]);
   const score = new Map(scores.map((s) => [s.run_id, Number(s.value)]));
   const mark = new Map(marks.map((m) => [m.run_id, m.wm]));
   const out: RunRows[] = [];
@@ -114,13 +138,13 @@ function stepsOf(c: StepColumns): StoredStep[] {
   for (let i = 0; i < out.length; i++) {
     out[i] = {
       step: Number(c.step[i]),
-      ts: Number(c.ts[i]),
-      action: c.action[i],
+      ts: c.ts[i],
+      action: '',
       observation: '',
       error_type: c.error_type[i],
       error_message: c.error_message[i],
-      input_tokens: Number(c.input_tokens[i]),
-      output_tokens: Number(c.output_tokens[i]),
+      input_tokens: c.input_tokens[i],
+      output_tokens: c.output_tokens[i],
       cost_usd: Number(c.cost_usd[i]),
       latency_ms: c.latency_null[i] ? null : Number(c.latency[i]),
       parts: c.sig_version[i] > 0 ? { action: c.sig_action[i], observation: c.sig_observation[i] } : undefined,
@@ -142,9 +166,9 @@ function callsOf(c: CallColumns): ReadCall[] {
       id: c.call_id[i],
       call: {
         step: c.step_null[i] ? null : Number(c.call_step[i]),
-        ts: Number(c.ts[i]),
+        ts: c.ts[i],
         tool: c.tool[i],
-        arguments: c.arguments[i],
+        arguments: '',
         status: c.status[i] === 'error' ? 'error' : 'ok',
         error_type: c.error_type[i],
         error_message: c.error_message[i],
@@ -179,30 +203,41 @@ function runsSignedFromTexts(stepsBy: ReadonlyMap<string, StoredStep[]>, callsBy
   return out;
 }
 
-/** Reads the observations and outputs of these runs into their rows. */
+/** Reads the actions and arguments of these runs into their rows, and their observations and outputs with `outputs`. */
 async function readTexts(
   storage: Storage,
   project: string,
   runIds: string[],
   stepsBy: ReadonlyMap<string, StoredStep[]>,
   callsBy: ReadonlyMap<string, ReadCall[]>,
+  outputs: boolean,
 ): Promise<void> {
   const p = { project, ids: runIds };
   const [steps, calls] = await Promise.all([
-    storage.query<{ run_id: string; step: number; observation: string }>(`SELECT run_id, step, observation FROM steps FINAL PREWHERE ${WHERE}`, p),
-    storage.query<{ run_id: string; call_id: string; output: string }>(`SELECT run_id, call_id, output FROM tool_calls FINAL PREWHERE ${WHERE}`, p),
+    storage.query<{ run_id: string; step: number; action: string; observation?: string }>(
+      `SELECT run_id, step, action${outputs ? ', observation' : ''} FROM steps FINAL PREWHERE ${WHERE}`,
+      p,
+    ),
+    storage.query<{ run_id: string; call_id: string; arguments: string; output?: string }>(
+      `SELECT run_id, call_id, arguments${outputs ? ', output' : ''} FROM tool_calls FINAL PREWHERE ${WHERE}`,
+      p,
+    ),
   ]);
   // Rows stored between the two reads are left out: their events bring the run back for analysis.
   const stepAt = new Map<string, StoredStep>();
   for (const id of runIds) for (const s of stepsBy.get(id) ?? []) stepAt.set(`${id}\u0000${s.step}`, s);
   for (const r of steps) {
     const s = stepAt.get(`${r.run_id}\u0000${Number(r.step)}`);
-    if (s) s.observation = r.observation;
+    if (!s) continue;
+    s.action = r.action;
+    if (r.observation !== undefined) s.observation = r.observation;
   }
   const callAt = new Map<string, StoredToolCall>();
   for (const id of runIds) for (const c of callsBy.get(id) ?? []) callAt.set(`${id}\u0000${c.id}`, c.call);
   for (const r of calls) {
     const c = callAt.get(`${r.run_id}\u0000${r.call_id}`);
-    if (c) c.output = r.output;
+    if (!c) continue;
+    c.arguments = r.arguments;
+    if (r.output !== undefined) c.output = r.output;
   }
 }

@@ -11,7 +11,8 @@ import type { TrajEvent } from '../../schemas/normalize-event.js';
 import type { Storage } from '../../storage/gateway.js';
 import type { IngestObserver } from '../event-ingestor.js';
 import { analyzeRun, type RunRows } from './analyze-run.js';
-import { readRuns } from './read-runs.js';
+import { planReadBatches } from './read-batches.js';
+import { countRunRows, readRuns } from './read-runs.js';
 
 export interface RunAnalyzerOptions {
   delayMs: number;
@@ -20,8 +21,10 @@ export interface RunAnalyzerOptions {
   idleTimeoutMs: number;
   loops?: Partial<LoopThresholds>;
   failure?: Partial<FailureConfig>;
-  /** Runs read back per batch of queries (each batch scans the step index once: larger is cheaper). */
+  /** Runs read back per batch of queries at most (each batch scans the step index once). */
   batchRuns?: number;
+  /** Step and tool-call rows read back per batch at most, as far as a run allows (memory). */
+  batchRows?: number;
   /** Writes what the ingest path has buffered (before reading runs that may still be in it). */
   beforeRead?: () => Promise<void>;
   onError?: (err: unknown) => void;
@@ -78,6 +81,8 @@ export class RunAnalyzer {
   private readonly clock: () => number;
   /** Analyses written since start (tests, stats). */
   analysed = 0;
+  /** Passes that failed since start (a read or a write of the storage). */
+  failures = 0;
 
   constructor(
     private readonly storage: Storage,
@@ -168,12 +173,20 @@ export class RunAnalyzer {
     return this.dirty.get(project + SEP + runId)?.due;
   }
 
-  /** Analyses every dirty run now, due or not, and resolves when their verdicts are stored. */
+  /**
+   * Analyses every dirty run now, due or not, and resolves when their verdicts are stored, or
+   * after a pass that failed (the runs it could not analyse stay dirty, due after the debounce).
+   */
   async drain(): Promise<void> {
-    for (const d of this.dirty.values()) d.due = 0;
     while (this.running || this.dirty.size > 0) {
-      if (this.running) await this.running;
-      else await this.runDue();
+      if (this.running) {
+        await this.running;
+        continue;
+      }
+      for (const d of this.dirty.values()) d.due = 0;
+      const failed = this.failures;
+      await this.runDue();
+      if (this.failures > failed) return;
     }
   }
 
@@ -225,7 +238,10 @@ export class RunAnalyzer {
   private runDue(): Promise<void> {
     if (this.running) return this.running;
     this.running = this.analyseDue()
-      .catch((err) => this.opts.onError?.(err))
+      .catch((err) => {
+        this.failures++;
+        this.opts.onError?.(err);
+      })
       .finally(() => {
         this.running = null;
         this.schedule();
@@ -252,23 +268,31 @@ export class RunAnalyzer {
       if (list) list.push(d.run_id);
       else byProject.set(d.project, [d.run_id]);
     }
-    const size = this.opts.batchRuns ?? 2000;
-    for (const [project, ids] of byProject) {
-      // In key order: each batch then covers one narrow range of the (project, run_id) index.
+    const projects = [...byProject];
+    for (let p = 0; p < projects.length; p++) {
+      const [project, ids] = projects[p];
       ids.sort();
-      for (let i = 0; i < ids.length; i += size) {
-        const chunk = ids.slice(i, i + size);
-        try {
-          await this.analyseBatch(project, chunk);
-        } catch (err) {
-          // Put them back: a later pass (or the sweep) retries.
-          for (const run_id of chunk) {
-            const key = project + SEP + run_id;
-            if (!this.dirty.has(key)) this.dirty.set(key, { project, run_id, due: this.clock() + this.opts.debounceMs });
-          }
-          throw err;
+      let done = 0;
+      try {
+        const sizes = await countRunRows(this.storage, project, ids);
+        for (const batch of planReadBatches(ids, sizes, this.opts.batchRuns ?? 2000, this.opts.batchRows ?? 100_000)) {
+          await this.analyseBatch(project, batch);
+          done += batch.length;
         }
+      } catch (err) {
+        // Put back what this pass did not analyse: a later pass (or the sweep) retries.
+        this.putBack(project, ids.slice(done));
+        for (const [later, laterIds] of projects.slice(p + 1)) this.putBack(later, laterIds);
+        throw err;
       }
+    }
+  }
+
+  /** Marks runs dirty again, due after the debounce (unless already dirty). */
+  private putBack(project: string, runIds: readonly string[]): void {
+    for (const run_id of runIds) {
+      const key = project + SEP + run_id;
+      if (!this.dirty.has(key)) this.dirty.set(key, { project, run_id, due: this.clock() + this.opts.debounceMs });
     }
   }
 

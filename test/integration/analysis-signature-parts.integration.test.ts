@@ -1,7 +1,8 @@
 // The run analyzer signs runs from the signature parts stored with each step and tool call: it
-// reads actions and arguments (suspicious success looks at them) but observations and outputs
-// only of runs with a step of several calls or with rows stored before the parts existed. Each
-// verdict must equal the one made from the full texts. Real engine.
+// reads texts only where the analysis needs them: actions and arguments of successful runs
+// (suspicious success looks at them), all texts of runs with a step of several calls or with
+// rows stored before the parts existed. Each verdict must equal the one made from the full
+// texts. Real engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeRun, type RunRows } from '../../ingest/analysis/analyze-run.js';
 import { readRuns } from '../../ingest/analysis/read-runs.js';
@@ -99,12 +100,12 @@ afterAll(async () => {
 });
 
 describe('analysis from stored signature parts', () => {
-  it('reads no observations or outputs of a run with one call per step, and finds what the full texts give', async () => {
+  it('reads no texts of a failed run with one call per step, and finds what the full texts give', async () => {
     const { rows, fromParts, fromTexts } = (await analyse(['failed'])).get('failed')!;
     expect(rows.steps).toHaveLength(6);
     expect(rows.tool_calls).toHaveLength(6);
-    expect(rows.steps.every((s) => s.observation === '' && s.parts !== undefined)).toBe(true);
-    expect(rows.tool_calls.every((c) => c.output === '' && c.parts !== undefined)).toBe(true);
+    expect(rows.steps.every((s) => s.action === '' && s.observation === '' && s.parts !== undefined)).toBe(true);
+    expect(rows.tool_calls.every((c) => c.arguments === '' && c.output === '' && c.parts !== undefined)).toBe(true);
     expect(fromParts.loop_count).toBe(1);
     expect(JSON.parse(String(fromParts.loops))[0]).toMatchObject({ kind: 'repeat', first_step: 0, last_step: 2 });
     expect(fromParts.action_sequence).not.toBe('');
@@ -123,7 +124,7 @@ describe('analysis from stored signature parts', () => {
   it('reads every text of a run with a step of several calls, and of a run stored without parts', async () => {
     const got = await analyse(['several', 'legacy']);
     const several = got.get('several')!;
-    expect(several.rows.tool_calls.every((c) => c.output !== '' && c.parts !== undefined)).toBe(true);
+    expect(several.rows.tool_calls.every((c) => c.output !== '' && c.arguments !== '' && c.parts !== undefined)).toBe(true);
     expect(several.fromParts).toEqual(several.fromTexts);
     const legacy = got.get('legacy')!;
     expect(legacy.rows.steps.every((s) => s.parts === undefined && s.action !== '')).toBe(true);
