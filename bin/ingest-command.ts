@@ -27,7 +27,7 @@ export async function runIngest(config: Config, o: { statusEverySeconds: number 
         void kafka.status().then((s) => {
           const c = s.consumer;
           const m = process.memoryUsage();
-          log.info(`ingest: ${c?.events_per_second ?? 0} events/s, ${c?.events_consumed ?? 0} consumed, ${c?.in_flight_events ?? 0} being stored, lag ${s.lag_total ?? '?'}, dead letters ${s.dlq_count ?? '?'}, rss ${Math.round(m.rss / 2 ** 20)} MiB (JS heap ${Math.round(m.heapUsed / 2 ** 20)} of ${Math.round(m.heapTotal / 2 ** 20)}, buffers ${Math.round(m.external / 2 ** 20)})${c?.paused ? ` (paused: ${c.paused_reason})` : ''}`);
+          log.info(`ingest: ${c?.events_per_second ?? 0} events/s, ${c?.events_consumed ?? 0} consumed, ${c?.in_flight_events ?? 0} being stored, lag ${s.lag_total ?? '?'}, dead letters ${s.dlq_count ?? '?'}, runs analysed ${services.analyzer.analysed} (${services.analyzer.pending} waiting), rss ${Math.round(m.rss / 2 ** 20)} MiB (JS heap ${Math.round(m.heapUsed / 2 ** 20)} of ${Math.round(m.heapTotal / 2 ** 20)}, buffers ${Math.round(m.external / 2 ** 20)})${c?.paused ? ` (paused: ${c.paused_reason})` : ''}`);
         });
       }, o.statusEverySeconds * 1000)
     : null;
@@ -36,7 +36,7 @@ export async function runIngest(config: Config, o: { statusEverySeconds: number 
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info(`${signal}: finishing the batches in hand and leaving the group`);
+    log.info(`${signal}: finishing the batches in hand, analysing the ${services.analyzer.pending} runs waiting, and leaving the group`);
     if (timer) clearInterval(timer);
     await services.close().catch((err) => log.error('shutdown failed', err));
     process.exit(0);
