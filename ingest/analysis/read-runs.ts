@@ -1,5 +1,6 @@
 // Reads runs back whole from ClickHouse for the analyzer: the watermark first (what the
-// analysis will cover), then each run's summary, steps, tool calls and verifier score.
+// analysis will cover), then each run's own fields (the runs table), steps, tool calls and
+// verifier score; the run's counts and token sums are taken from its steps and calls as read.
 //
 // Steps and calls come without their texts: they are signed from the signature parts stored
 // with them at ingest (sig_*). Texts are read in a second query, only for the runs that need
@@ -12,8 +13,7 @@
 // write and for us to parse than a row per step. Numbers come as Float64 (exact for counts and
 // milliseconds), which JSON gives unquoted, where 64-bit integers would come as strings.
 import type { QueryParams, Storage } from '../../storage/gateway.js';
-import { EMPTY_FILTERS } from '../../server/runs/run-filters.js';
-import { rawSummarySql } from '../../server/runs/run-summary-sql.js';
+import { runFieldsSql } from '../../server/runs/run-summary-sql.js';
 import type { RunRows, StoredStep, StoredToolCall, SummaryRow } from './analyze-run.js';
 
 /** A run's steps as columns (groupArray of each; a NULL latency is 0 with its flag set). */
@@ -31,6 +31,11 @@ interface StepColumns {
   sig_version: number[];
   sig_action: string[];
   sig_observation: string[];
+  /** The run's token sums the summary carries (the step arrays do not hold these columns). */
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  cost_estimated: boolean;
 }
 
 /** A run's tool calls as columns (a NULL step or duration is 0 with its flag set). */
@@ -82,14 +87,17 @@ export async function readRuns(storage: Storage, project: string, runIds: string
   if (marks.length === 0) return [];
   const params: QueryParams = { ...p };
   const [summaries, stepColumns, callColumns, scores] = await Promise.all([
-    storage.query<SummaryRow>(`SELECT * FROM (${rawSummarySql({ ...EMPTY_FILTERS, project: [project] }, params, `run_id IN {ids:Array(String)}`)})`, params),
+    // The run's own fields; its counts and sums come from the step and call reads below.
+    storage.query<SummaryRow>(`SELECT * EXCEPT (failure_mode), failure_mode AS label_failure_mode FROM (${runFieldsSql(`WHERE ${WHERE}`)})`, params),
     storage.query<StepColumns>(
       `SELECT run_id, groupArray(step) AS step, groupArray(toFloat64(toUnixTimestamp64Milli(ts))) AS ts,
               groupArray(error_type) AS error_type, groupArray(error_message) AS error_message,
               groupArray(toFloat64(input_tokens)) AS input_tokens, groupArray(toFloat64(output_tokens)) AS output_tokens,
               groupArray(cost_usd) AS cost_usd,
               groupArray(ifNull(latency_ms, 0)) AS latency, groupArray(isNull(latency_ms)) AS latency_null,
-              groupArray(sig_version) AS sig_version, groupArray(sig_action) AS sig_action, groupArray(sig_observation) AS sig_observation
+              groupArray(sig_version) AS sig_version, groupArray(sig_action) AS sig_action, groupArray(sig_observation) AS sig_observation,
+              toFloat64(sum(cache_read_tokens)) AS cache_read_tokens, toFloat64(sum(cache_write_tokens)) AS cache_write_tokens,
+              toFloat64(sum(reasoning_tokens)) AS reasoning_tokens, max(cost_estimated) AS cost_estimated
        FROM steps FINAL PREWHERE ${WHERE} GROUP BY run_id`,
       p,
     ),
@@ -106,6 +114,7 @@ export async function readRuns(storage: Storage, project: string, runIds: string
       p,
     ),
   ]);
+  const stepTotals = new Map(stepColumns.map((c) => [c.run_id, c]));
   const stepsBy = new Map(stepColumns.map((c) => [c.run_id, stepsOf(c)]));
   const callsBy = new Map(callColumns.map((c) => [c.run_id, callsOf(c)]));
   const signRuns = runsSignedFromTexts(stepsBy, callsBy);
@@ -122,15 +131,38 @@ export async function readRuns(storage: Storage, project: string, runIds: string
     const id = String(summary.run_id);
     const wm = mark.get(id);
     if (wm === undefined) continue;
+    const steps = stepsBy.get(id) ?? [];
+    const calls = (callsBy.get(id) ?? []).map((c) => c.call);
     out.push({
-      summary,
-      steps: stepsBy.get(id) ?? [],
-      tool_calls: (callsBy.get(id) ?? []).map((c) => c.call),
+      summary: { ...summary, ...runTotals(steps, calls, stepTotals.get(id)) },
+      steps,
+      tool_calls: calls,
       verifier_score: score.get(id) ?? null,
       source_ingested_at: wm,
     });
   }
   return out;
+}
+
+/** The counts and sums of a run's summary, from its rows as read (FINAL: each row once). */
+function runTotals(steps: readonly StoredStep[], calls: readonly StoredToolCall[], c: StepColumns | undefined): SummaryRow {
+  let input = 0;
+  let output = 0;
+  for (const st of steps) {
+    input += st.input_tokens;
+    output += st.output_tokens;
+  }
+  return {
+    steps: steps.length,
+    tool_calls: calls.length,
+    tool_errors: calls.filter((x) => x.status === 'error').length,
+    input_tokens: input,
+    output_tokens: output,
+    cache_read_tokens: c?.cache_read_tokens ?? 0,
+    cache_write_tokens: c?.cache_write_tokens ?? 0,
+    reasoning_tokens: c?.reasoning_tokens ?? 0,
+    cost_estimated: c?.cost_estimated ?? false,
+  };
 }
 
 function stepsOf(c: StepColumns): StoredStep[] {

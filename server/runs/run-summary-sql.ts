@@ -177,22 +177,11 @@ function postConditions(f: RunFilters, params: QueryParams): string[] {
 }
 
 /**
- * The per-run summary aggregated from the raw tables (runs, steps FINAL, tool_calls FINAL), with
- * the analysis columns of the run's latest analysis (if any). `restrict` is extra SQL on
- * (project, run_id) that narrows the runs read (e.g. to those without a fresh analysis).
+ * A run's own fields, aggregated from the `runs` table alone (one row per run): `where` narrows
+ * the rows read (key columns), `having` the runs (their fields).
  */
-export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: string): string {
-  const pre = preConditions(f, params);
-  if (restrict) pre.push(restrict);
-  const post = postConditions(f, params);
-  const where = pre.length ? `WHERE ${pre.join(' AND ')}` : '';
-  const having = post.length ? `HAVING ${post.join(' AND ')}` : '';
-  // On key columns: with FINAL, PREWHERE filters before the versions are collapsed (safe, since every
-  // version of a row has the same key) and is several times cheaper than WHERE, which filters after.
-  const picked = '(project, run_id) IN (SELECT project, run_id FROM filtered_runs)';
+export function runFieldsSql(where: string, having = ''): string {
   return `
-    WITH filtered_runs AS
-    (
       SELECT
         runs.project AS project,
         runs.run_id AS run_id,
@@ -224,7 +213,27 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
       FROM runs
       ${where}
       GROUP BY runs.project, runs.run_id
-      ${having}
+      ${having}`;
+}
+
+/**
+ * The per-run summary aggregated from the raw tables (runs, steps FINAL, tool_calls FINAL), with
+ * the analysis columns of the run's latest analysis (if any). `restrict` is extra SQL on
+ * (project, run_id) that narrows the runs read (e.g. to those without a fresh analysis).
+ */
+export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: string): string {
+  const pre = preConditions(f, params);
+  if (restrict) pre.push(restrict);
+  const post = postConditions(f, params);
+  const where = pre.length ? `WHERE ${pre.join(' AND ')}` : '';
+  const having = post.length ? `HAVING ${post.join(' AND ')}` : '';
+  // On key columns: with FINAL, PREWHERE filters before the versions are collapsed (safe, since every
+  // version of a row has the same key) and is several times cheaper than WHERE, which filters after.
+  const picked = '(project, run_id) IN (SELECT project, run_id FROM filtered_runs)';
+  return `
+    WITH filtered_runs AS
+    (
+      ${runFieldsSql(where, having)}
     )
     SELECT
       r.project AS project,
