@@ -42,8 +42,9 @@ export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[], wa
 }
 
 /**
- * Polls the topics' metadata until every partition has a leader. Retriable Kafka errors
- * (unknown topic, no leader yet) are retried until `waitMs` has passed; others are thrown.
+ * Polls the topics' metadata until every partition has a leader that answers for its offsets.
+ * Retriable Kafka errors (unknown topic, no leader yet, not the leader yet) are retried until
+ * `waitMs` has passed; others are thrown.
  */
 export async function waitForLeaders(admin: Admin, topics: readonly string[], waitMs: number, everyMs = 200): Promise<void> {
   const started = Date.now();
@@ -54,7 +55,12 @@ export async function waitForLeaders(admin: Admin, topics: readonly string[], wa
       const leaderless = meta.topics.flatMap((t) =>
         t.partitions.filter((p) => p.leader < 0).map((p) => `${t.name}[${p.partitionId}]`),
       );
-      if (leaderless.length === 0 && meta.topics.length === topics.length) return;
+      if (leaderless.length === 0 && meta.topics.length === topics.length) {
+        // A leader named in the metadata may not serve its partition yet (NOT_LEADER_FOR_PARTITION):
+        // the partitions are ready once their leaders answer for their offsets.
+        for (const t of topics) await admin.fetchTopicOffsets(t);
+        return;
+      }
       reason = leaderless.length ? `no leader yet for ${leaderless.join(', ')}` : 'not all topics in the metadata yet';
     } catch (err) {
       if (!(err as { retriable?: boolean }).retriable) throw err;
