@@ -274,7 +274,8 @@ export class RunAnalyzer {
       ids.sort();
       let done = 0;
       try {
-        const sizes = await countRunRows(this.storage, project, ids);
+        // One run is read alone whatever its size: counting its rows would be a query for nothing.
+        const sizes = ids.length > 1 ? await countRunRows(this.storage, project, ids) : new Map<string, number>();
         for (const batch of planReadBatches(ids, sizes, this.opts.batchRuns ?? 2000, this.opts.batchRows ?? 100_000)) {
           await this.analyseBatch(project, batch);
           done += batch.length;

@@ -1,5 +1,5 @@
 // Creates the events topic and its dead-letter topic when they are missing, and waits until
-// every partition of them has a leader.
+// every partition of them has a leader that answers for it.
 import type { Admin } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -8,7 +8,7 @@ export interface TopicSpec {
   numPartitions: number;
 }
 
-/** The topics did not get a leader for every partition within the time allowed. */
+/** The topics did not get a leader that answers for every partition within the time allowed. */
 export class TopicsNotReadyError extends Error {
   constructor(topics: readonly string[], waitedMs: number, reason: string) {
     super(`topics ${topics.join(', ')} not ready after ${Math.round(waitedMs / 1000)} s: ${reason}`);
@@ -18,7 +18,7 @@ export class TopicsNotReadyError extends Error {
 
 /**
  * Creates the topics of `specs` that do not exist yet, then waits (up to `waitMs`) until all of
- * them have a leader for every partition. Returns the names it created.
+ * them have a leader that answers for every partition. Returns the names it created.
  */
 export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[], waitMs = 30_000): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
