@@ -5,8 +5,14 @@
 import kafkajs, { type Kafka, type LogEntry, type logCreator } from 'kafkajs';
 import type { Config } from '../../bin/config.js';
 import type { Logger } from '../../server/logger.js';
+import { installGzipCodec } from './gzip-codec.js';
+import { installRecordBatchDecoder } from './record-batch-decoder.js';
 
 const { Kafka: KafkaClass, logLevel } = kafkajs;
+// Before any client fetches: kafkajs loads its fetch path, and the decoder with it, on its first fetch.
+const fastDecoder = installRecordBatchDecoder();
+installGzipCodec();
+let decoderReported = false;
 
 export function createKafka(kafka: Config['kafka'], log: Logger, clientSuffix = ''): Kafka {
   const creator: logCreator = () => (entry: LogEntry) => {
@@ -16,6 +22,10 @@ export function createKafka(kafka: Config['kafka'], log: Logger, clientSuffix = 
     if (entry.level <= logLevel.ERROR && !answered) log.warn(line);
     else log.debug(line);
   };
+  if (!fastDecoder.installed && !decoderReported) {
+    decoderReported = true;
+    log.info(`kafka: kafkajs's own record batch decoder is used (${fastDecoder.reason})`);
+  }
   return new KafkaClass({
     clientId: `${kafka.clientId}${clientSuffix}`,
     brokers: kafka.brokers,

@@ -3,9 +3,10 @@
 import type { KafkaMessage } from 'kafkajs';
 import type { ParsedItem } from '../parse-body.js';
 
-export function parseMessages(messages: readonly KafkaMessage[]): ParsedItem[] {
-  const items: ParsedItem[] = new Array(messages.length);
-  for (let i = 0; i < messages.length; i++) items[i] = parseMessage(messages[i].value);
+/** Items of messages[start, end) (all of them by default), in order. */
+export function parseMessages(messages: readonly KafkaMessage[], start = 0, end = messages.length): ParsedItem[] {
+  const items: ParsedItem[] = new Array(end - start);
+  for (let i = start; i < end; i++) items[i - start] = parseMessage(messages[i].value);
   return items;
 }
 

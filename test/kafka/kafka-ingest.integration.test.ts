@@ -3,8 +3,10 @@
 // path land exactly once; malformed messages land in the DLQ with their reason; a storage
 // outage delays but loses nothing, commits nothing meanwhile and turns /readyz unready.
 import { execFile } from 'node:child_process';
+import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { DLQ_HEADERS } from '../../ingest/kafka/dead-letters.js';
+import { SLICE_EVENTS } from '../../ingest/kafka/event-consumer.js';
 import { exampleRun, getJson, postEvents } from '../helpers/test-server.js';
 import { BROKER, countRaw, countRows, groupLag, kafkaServerForFile, kcatConsume, kcatProduce, stepEvents, uniqueTopic, waitFor } from './kafka-test-helpers.js';
 
@@ -97,6 +99,26 @@ describe('Kafka ingestion', () => {
     expect(body.dlq_count).toBe(4);
     expect(body.consumer.dlq_sent).toBe(4);
     expect(body.consumer.running).toBe(true);
+  });
+
+  it('a batch of many slices sends exactly its bad messages to the DLQ, each with its own offset, and stores the rest', async () => {
+    // One send to one partition: one record batch, fetched as one batch of 1,000 messages,
+    // which the consumer hands over in slices of SLICE_EVENTS.
+    const bad = new Map([[3, 'not json 3'], [SLICE_EVENTS + 44, 'not json A'], [2 * SLICE_EVENTS + 188, '[1]'], [999, JSON.stringify({ v: 1, type: 'step', project: 'slices' })]]);
+    const good = stepEvents('slices', 4, 250);
+    const values = good.map((e, i) => bad.get(i) ?? JSON.stringify(e));
+    const kafka = new kafkajs.Kafka({ clientId: 'trajscope-test', brokers: [BROKER], logLevel: kafkajs.logLevel.NOTHING });
+    const producer = kafka.producer();
+    await producer.connect();
+    const [meta] = await producer.send({ topic, acks: -1, messages: values.map((value) => ({ partition: 0, value })) }).finally(() => producer.disconnect());
+    const base = Number(meta.baseOffset);
+    await waitFor('the good steps of the sliced batch', async () => ((await countRows(storage(), 'steps', 'slices')) === 1_000 - bad.size ? true : undefined));
+    const dead = await waitFor('its dead letters', async () => {
+      const m = (await kcatConsume(`${topic}.dlq`)).filter((d) => Number(d.headers[DLQ_HEADERS.partition]) === 0 && Number(d.headers[DLQ_HEADERS.offset]) >= base);
+      return m.length >= bad.size ? m : undefined;
+    });
+    expect(dead.map((d) => [Number(d.headers[DLQ_HEADERS.offset]) - base, d.value]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([...bad]);
+    expect(await countRows(storage(), 'steps', 'slices')).toBe(1_000 - bad.size);
   });
 
   it('a storage outage delays but loses nothing: paused, nothing committed, /readyz unready, then resumes by itself', async () => {
