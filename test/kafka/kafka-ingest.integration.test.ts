@@ -3,13 +3,16 @@
 // path land exactly once; malformed messages land in the DLQ with their reason; a storage
 // outage delays but loses nothing, commits nothing meanwhile and turns /readyz unready.
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { DLQ_HEADERS } from '../../ingest/kafka/dead-letters.js';
 import { SLICE_EVENTS } from '../../ingest/kafka/event-consumer.js';
+import { decodeRecordBatch } from '../../ingest/kafka/record-batch-decoder.js';
 import { exampleRun, getJson, postEvents } from '../helpers/test-server.js';
 import { BROKER, countRaw, countRows, groupLag, kafkaServerForFile, kcatConsume, kcatProduce, stepEvents, uniqueTopic, waitFor } from './kafka-test-helpers.js';
 
+const require = createRequire(import.meta.url);
 const topic = uniqueTopic('ingest');
 const group = `${topic}.group`;
 const file = kafkaServerForFile(topic);
@@ -119,6 +122,9 @@ describe('Kafka ingestion', () => {
     });
     expect(dead.map((d) => [Number(d.headers[DLQ_HEADERS.offset]) - base, d.value]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([...bad]);
     expect(await countRows(storage(), 'steps', 'slices')).toBe(1_000 - bad.size);
+    // kafkajs's fetch path, loaded by now, was loaded with our record batch decoder in place.
+    expect(require.cache[require.resolve('kafkajs/src/protocol/requests/fetch/v4/decodeMessages.js')]).toBeDefined();
+    expect(require('kafkajs/src/protocol/recordBatch/v0/decoder.js')).toBe(decodeRecordBatch);
   });
 
   it('a storage outage delays but loses nothing: paused, nothing committed, /readyz unready, then resumes by itself', async () => {
