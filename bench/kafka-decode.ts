@@ -5,10 +5,10 @@
 // Prints, per decoder, the median (and best) µs per message from start to end of decoding, the
 // process's CPU per message (all threads), with kafkajs's gzip codec and with ours
 // (ingest/kafka/gzip-codec.ts), after checking that both decoders decode every batch alike.
-import { createRequire } from 'node:module';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { gzipCodec } from '../ingest/kafka/gzip-codec.js';
-import { decodeRecordBatch, kafkajsRecordBatchDecoder, type FetchDecoder, type RecordBatchDecoder } from '../ingest/kafka/record-batch-decoder.js';
+import { decodeRecordBatch, kafkajsRecordBatchDecoder, type RecordBatchDecoder } from '../ingest/kafka/record-batch-decoder.js';
+import { CompressionCodecs as Codecs, Compression as Types, encodeBatch, KafkajsDecoder as Decoder } from '../test/kafka/kafkajs-encoding.js';
 import { benchEvents } from './bench-events.js';
 
 const { values: args } = parseArgs({
@@ -19,13 +19,6 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '5' },
   },
 });
-const require = createRequire(import.meta.url);
-type Encoded = { buffer: Buffer };
-const { RecordBatch } = require('kafkajs/src/protocol/recordBatch/v0/index.js') as { RecordBatch: (a: Record<string, unknown>) => Promise<Encoded> };
-const Record = require('kafkajs/src/protocol/recordBatch/record/v0/index.js') as (a: Record<string, unknown>) => Encoded;
-const Decoder = require('kafkajs/src/protocol/decoder.js') as new (b: Buffer) => FetchDecoder;
-const { Types, Codecs } = require('kafkajs/src/protocol/message/compression/index.js') as { Types: { None: number; GZIP: number }; Codecs: Record<number, () => unknown> };
-
 const EVENTS = Number(args.events);
 const PER_BATCH = Number(args.batch);
 const ROUNDS = Number(args.rounds);
@@ -37,16 +30,8 @@ const batches: Buffer[] = [];
 let offset = 0;
 for (let i = 0; i < events.length; i += PER_BATCH) {
   const slice = events.slice(i, i + PER_BATCH);
-  const now = Date.now();
-  const encoded = await RecordBatch({
-    compression,
-    firstOffset: BigInt(offset),
-    firstTimestamp: now,
-    maxTimestamp: now,
-    lastOffsetDelta: slice.length - 1,
-    records: slice.map((e, j) => Record({ offsetDelta: j, timestampDelta: 0, key: Buffer.from(String(e.run_id)), value: Buffer.from(JSON.stringify(e)), headers: {} })),
-  });
-  batches.push(Buffer.from(encoded.buffer));
+  const records = slice.map((e, j) => ({ offsetDelta: j, timestampDelta: 0, key: Buffer.from(String(e.run_id)), value: Buffer.from(JSON.stringify(e)) }));
+  batches.push(await encodeBatch(records, { compression, firstOffset: String(offset) }));
   offset += slice.length;
 }
 const fetched = Buffer.concat(batches);

@@ -206,7 +206,6 @@ export class KafkaEventConsumer {
    * while waiting for room (the slices already taken are stored and re-delivered: no double count).
    */
   private async submitInSlices(messages: readonly KafkaMessage[], p: EachBatchPayload): Promise<Submitted | undefined> {
-    if (messages.length <= SLICE_EVENTS) return this.submit(parseMessages(messages), p);
     const rejected: Submitted['response']['rejected'] = [];
     const stored: Promise<void>[] = [];
     let accepted = 0;

@@ -114,7 +114,8 @@ function decodeRecords(
 ): KafkaMessage[] {
   const out: KafkaMessage[] = new Array(count);
   const cursor = { buf, pos: start };
-  const offsetBase = firstOffset <= SAFE && firstOffset >= -SAFE ? Number(firstOffset) : null;
+  const offsetBase = new Int64Base(firstOffset);
+  const timestampBase = new Int64Base(firstTimestamp);
   const appendTime = ctx.timestampType === LOG_APPEND_TIME && ctx.maxTimestamp ? ctx.maxTimestamp : null;
   for (let i = 0; i < count; i++) {
     const length = readVarInt(cursor);
@@ -122,12 +123,8 @@ function decodeRecords(
     const end = cursor.pos + length;
     const attributes = buf.readInt8(cursor.pos++);
     const timestampDelta = readVarLong(cursor);
-    const timestamp = appendTime ?? addInt64(firstTimestamp, timestampDelta);
-    const offsetDelta = readVarInt(cursor);
-    const offset =
-      offsetBase !== null && Math.abs(offsetBase + offsetDelta) <= Number.MAX_SAFE_INTEGER
-        ? String(offsetBase + offsetDelta)
-        : addInt64(firstOffset, offsetDelta);
+    const timestamp = appendTime ?? timestampBase.plus(timestampDelta);
+    const offset = offsetBase.plus(readVarInt(cursor));
     const key = readVarIntBytes(cursor);
     const value = readVarIntBytes(cursor);
     const headers = readHeaders(cursor);
@@ -191,13 +188,23 @@ function readVarLong(c: Cursor): number | bigint {
   return BigInt.asIntN(64, (big >> 1n) ^ -(big & 1n));
 }
 
-/** base + delta in decimal (unbounded, as kafkajs's BigInt-backed Long adds). */
-function addInt64(base: bigint, delta: number | bigint): string {
-  if (typeof delta === 'number' && base <= SAFE && base >= -SAFE) {
-    const n = Number(base) + delta;
-    if (Math.abs(n) <= Number.MAX_SAFE_INTEGER) return String(n);
+/**
+ * A batch's first offset or timestamp, to which each record adds its delta: the sum in decimal,
+ * unbounded as kafkajs's BigInt-backed Long adds, in Numbers while they are exact.
+ */
+class Int64Base {
+  private readonly exact: number | null;
+  constructor(private readonly base: bigint) {
+    this.exact = base <= SAFE && base >= -SAFE ? Number(base) : null;
   }
-  return (base + BigInt(delta)).toString();
+
+  plus(delta: number | bigint): string {
+    if (this.exact !== null && typeof delta === 'number') {
+      const n = this.exact + delta;
+      if (Math.abs(n) <= Number.MAX_SAFE_INTEGER) return String(n);
+    }
+    return (this.base + BigInt(delta)).toString();
+  }
 }
 
 function readVarIntBytes(c: Cursor): Buffer | null {
@@ -233,7 +240,7 @@ let original: RecordBatchDecoder | undefined;
 
 /** kafkajs's own decoder (for comparison in tests and benchmarks). */
 export function kafkajsRecordBatchDecoder(): RecordBatchDecoder {
-  return original ?? (require(require.resolve(DECODER_MODULE)) as RecordBatchDecoder);
+  return original ?? (require(DECODER_MODULE) as RecordBatchDecoder);
 }
 
 /**

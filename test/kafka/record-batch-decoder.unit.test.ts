@@ -8,35 +8,10 @@ import {
   decodeRecordBatch,
   installRecordBatchDecoder,
   kafkajsRecordBatchDecoder,
-  type FetchDecoder,
 } from '../../ingest/kafka/record-batch-decoder.js';
+import { Compression as Types, encodeBatch, KafkajsDecoder as Decoder, type RecordArgs } from './kafkajs-encoding.js';
 
 const require = createRequire(import.meta.url);
-type Encoded = { buffer: Buffer };
-type RecordArgs = { offsetDelta?: number; timestampDelta?: number | bigint; key: Buffer | null; value: Buffer | null; headers?: Record<string, unknown> };
-const { RecordBatch } = require('kafkajs/src/protocol/recordBatch/v0/index.js') as { RecordBatch: (args: Record<string, unknown>) => Promise<Encoded> };
-const Record = require('kafkajs/src/protocol/recordBatch/record/v0/index.js') as (args: RecordArgs) => Encoded;
-const Long = require('kafkajs/src/utils/long.js') as { fromValue(v: unknown): unknown };
-const Decoder = require('kafkajs/src/protocol/decoder.js') as new (b: Buffer) => FetchDecoder;
-const { Types } = require('kafkajs/src/protocol/message/compression/index.js') as { Types: { None: number; GZIP: number } };
-
-/** Offset of a batch's attributes (int16) from the start of its encoding: firstOffset, length, epoch, magic, crc. */
-const ATTRIBUTES_AT = 8 + 4 + 4 + 1 + 4;
-
-async function encodeBatch(records: RecordArgs[], opts: { compression?: number; firstOffset?: string; firstTimestamp?: string; attributes?: number } = {}): Promise<Buffer> {
-  const encoded = await RecordBatch({
-    compression: opts.compression ?? Types.None,
-    firstOffset: Long.fromValue(opts.firstOffset ?? '0'),
-    firstTimestamp: Long.fromValue(opts.firstTimestamp ?? '1764547200000'),
-    maxTimestamp: Long.fromValue('1764547299999'),
-    lastOffsetDelta: records.length - 1,
-    producerId: Long.fromValue(-1),
-    records: records.map((r) => Record(r)),
-  });
-  const buf = Buffer.from(encoded.buffer);
-  if (opts.attributes) buf.writeInt16BE(buf.readInt16BE(ATTRIBUTES_AT) | opts.attributes, ATTRIBUTES_AT);
-  return buf;
-}
 
 async function both(buf: Buffer): Promise<{ ours: unknown; theirs: unknown; oursAt: number; theirsAt: number }> {
   const a = new Decoder(buf);
