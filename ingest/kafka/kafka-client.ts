@@ -5,13 +5,14 @@
 import kafkajs, { type Kafka, type LogEntry, type logCreator } from 'kafkajs';
 import type { Config } from '../../bin/config.js';
 import type { Logger } from '../../server/logger.js';
-import { installGzipCodec } from './gzip-codec.js';
+import { installCompressionCodecs } from './compression-codecs.js';
 import { installRecordBatchDecoder } from './record-batch-decoder.js';
+import { reportUndecodableBatchesTo } from './undecodable-batch.js';
 
 const { Kafka: KafkaClass, logLevel } = kafkajs;
 // Before any client fetches: kafkajs loads its fetch path, and the decoder with it, on its first fetch.
 const fastDecoder = installRecordBatchDecoder();
-installGzipCodec();
+installCompressionCodecs();
 let decoderReported = false;
 
 export function createKafka(kafka: Config['kafka'], log: Logger, clientSuffix = ''): Kafka {
@@ -22,6 +23,7 @@ export function createKafka(kafka: Config['kafka'], log: Logger, clientSuffix = 
     if (entry.level <= logLevel.ERROR && !answered) log.warn(line);
     else log.debug(line);
   };
+  reportUndecodableBatchesTo((reason) => log.warn(`kafka: a fetched ${reason}; it goes to the dead-letter topic as one message`));
   if (!fastDecoder.installed && !decoderReported) {
     decoderReported = true;
     log.info(`kafka: kafkajs's own record batch decoder is used (${fastDecoder.reason})`);

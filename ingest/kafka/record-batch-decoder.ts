@@ -6,9 +6,14 @@
 // for an object that holds two buffer views and two strings. This one reads the same
 // bytes straight from the buffer and builds the same objects (same fields, same values, same
 // order: test/kafka/record-batch-decoder.unit.test.ts compares both on encoded batches), with
-// Numbers where they are exact and BigInt where they are not.
+// Numbers where they are exact and BigInt where they are not. A compressed batch that cannot be
+// decoded (no codec for it, bytes that do not decompress) becomes one dead letter
+// (undecodable-batch.ts) instead of failing the fetch; kafkajs's decoder would fail the fetch
+// for ever, or read a codec id it does not know (5-7) as no compression.
 import { createRequire } from 'node:module';
 import type { KafkaMessage } from 'kafkajs';
+import { codecLabel, compressionCodec, COMPRESSION_CODEC_MASK } from './compression-codecs.js';
+import { undecodableBatchMessage } from './undecodable-batch.js';
 
 const require = createRequire(import.meta.url);
 
@@ -16,10 +21,6 @@ const require = createRequire(import.meta.url);
 export interface FetchDecoder {
   buffer: Buffer;
   offset: number;
-}
-
-interface Codec {
-  decompress(buffer: Buffer): Promise<Buffer>;
 }
 
 export interface RecordBatchContext {
@@ -52,9 +53,6 @@ const LOG_APPEND_TIME = 1;
 const HEADER_BYTES = 4 + 1 + 4 + 2 + 4 + 8 + 8 + 8 + 2 + 4;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-const { lookupCodecByAttributes } = require('kafkajs/src/protocol/message/compression/index.js') as {
-  lookupCodecByAttributes(attributes: number): Codec | null;
-};
 const { KafkaJSPartialMessageError } = require('kafkajs/src/errors.js') as { KafkaJSPartialMessageError: new (message: string) => Error };
 
 /** Decodes the record batch at the decoder's position and moves it past the batch, as kafkajs's decoder does. */
@@ -92,15 +90,30 @@ export async function decodeRecordBatch(fetchDecoder: FetchDecoder): Promise<Dec
   };
   const batchContext = { ...context, magicByte };
   const count = batch.readInt32BE(HEADER_BYTES);
-  const codec = lookupCodecByAttributes(attributes);
+  const codecId = attributes & COMPRESSION_CODEC_MASK;
   let records: KafkaMessage[];
-  if (!codec) records = count === -1 ? [] : decodeRecords(batch, HEADER_BYTES + 4, count, batchContext, firstOffsetBig, firstTimestampBig);
+  if (codecId === 0) records = count === -1 ? [] : decodeRecords(batch, HEADER_BYTES + 4, count, batchContext, firstOffsetBig, firstTimestampBig);
   else if (count <= 0) records = [];
-  else {
-    const decompressed = await codec.decompress(batch.subarray(HEADER_BYTES + 4));
-    records = decodeRecords(decompressed, 0, count, batchContext, firstOffsetBig, firstTimestampBig);
-  }
+  else records = await decodeCompressed(batch, codecId, count, batchContext, firstOffsetBig, firstTimestampBig);
   return { ...context, records };
+}
+
+/** The records of a compressed batch, or one placeholder for them all when they cannot be read. */
+async function decodeCompressed(
+  batch: Buffer,
+  codecId: number,
+  count: number,
+  ctx: RecordBatchContext & { magicByte: number },
+  firstOffset: bigint,
+  firstTimestamp: bigint,
+): Promise<KafkaMessage[]> {
+  try {
+    const decompressed = await compressionCodec(codecId).decompress(batch.subarray(HEADER_BYTES + 4));
+    return decodeRecords(decompressed, 0, count, ctx, firstOffset, firstTimestamp);
+  } catch (error) {
+    const fields = { magicByte: ctx.magicByte, attributes: 0, timestamp: ctx.maxTimestamp, isControlRecord: ctx.isControlBatch, batchContext: ctx };
+    return [undecodableBatchMessage({ firstOffset, lastOffsetDelta: ctx.lastOffsetDelta, count, codec: codecLabel(codecId), error, fields })];
+  }
 }
 
 /** Reads `count` records from buf at `start`: each is a length-prefixed record of format v2. */

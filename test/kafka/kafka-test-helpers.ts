@@ -85,11 +85,15 @@ export function admin(): Admin {
   return new kafkajs.Kafka({ clientId: 'trajscope-test', brokers: [BROKER], logLevel: kafkajs.logLevel.NOTHING }).admin();
 }
 
-/** Produces lines with Debian's kcat (one message per line; `key<TAB>value` when keyed). */
-export function kcatProduce(topic: string, lines: string[], keyed = false): Promise<void> {
+/**
+ * Produces lines with Debian's kcat (one message per line; `key<TAB>value` when keyed), compressed
+ * by librdkafka with `compression` (none, gzip, snappy, lz4, zstd) when given.
+ */
+export function kcatProduce(topic: string, lines: string[], keyed = false, compression?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const args = ['-P', '-b', BROKER, '-t', topic, '-X', 'acks=all'];
     if (keyed) args.push('-K', '\t');
+    if (compression) args.push('-z', compression);
     const child = execFile('kcat', args, { timeout: 60_000 }, (err) => (err ? reject(err) : resolve()));
     child.stdin!.end(lines.join('\n') + '\n');
   });
