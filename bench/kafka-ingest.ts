@@ -1,11 +1,13 @@
 // Benchmark of Kafka ingestion (broker running: npm run kafka:start).
 //   npx tsx bench/kafka-ingest.ts [--events 1000000] [--rate 10000] [--seconds 20] [--compression gzip|none]
-//                                 [--only backlog|latency] [--profile DIR] [--worker-status] [--worker-flags "--flag ..."]
+//                                 [--only backlog|latency] [--repeat N] [--profile DIR] [--worker-status] [--worker-flags "--flag ..."]
 // The worker is the built CLI (`npm run build` first), as `npx trajscope ingest` runs it.
 // 1. direct: the same rows inserted straight into the engine (no Kafka, no validation);
 // 2. backlog: pre-produce N step and tool-call events, then a `trajscope ingest` worker (its own
 //    process, its own embedded engine) drains them: sustained events/s from its first commit to
-//    the last, and its peak RSS; the stored count is checked afterwards;
+//    the last, and its peak RSS; the stored count is checked afterwards. With --repeat N the same
+//    topic is drained N times (a new consumer group and data folder each time), and the median,
+//    lowest and highest are printed: on a shared machine one drain can be far off the next;
 // 3. latency: produce at a steady rate (ticks of 100 ms) while a worker consumes; a tick is
 //    queryable once the group's committed offsets pass it (the worker commits only after the
 //    insert returned, so committed rows are readable): p50/p99 from produce to that moment.
@@ -37,6 +39,8 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     // Run one part only: the direct insert and the backlog drain, or the latency run.
     only: { type: 'string' },
+    // Drain the pre-produced backlog this many times (fresh group and data folder each).
+    repeat: { type: 'string', default: '1' },
     // Let the worker log its rate, lag and memory every second.
     'worker-status': { type: 'boolean', default: false },
     // Node and V8 flags for the worker, separated by spaces (e.g. "--max-old-space-size=320").
@@ -49,6 +53,8 @@ const TOTAL = Number(args.events);
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const PARTITIONS = Number(args.partitions);
+const REPEAT = Number(args.repeat);
+if (!Number.isInteger(REPEAT) || REPEAT < 1 || REPEAT > 20) throw new Error('--repeat takes 1 to 20');
 const BROKER = args.broker!;
 if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+$/.test(BROKER)) throw new Error('the benchmark only talks to a loopback broker');
 const compression = args.compression === 'none' ? kafkajs.CompressionTypes.None : kafkajs.CompressionTypes.GZIP;
@@ -77,11 +83,11 @@ async function direct(events: Record<string, unknown>[]): Promise<number> {
   return events.length / secs;
 }
 
-function startWorker(topic: string, dataDir: string): ChildProcess {
+function startWorker(topic: string, dataDir: string, group = `${topic}.group`): ChildProcess {
   const prof = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
   const flags = args['worker-flags']!.split(' ').filter(Boolean);
   return spawn(process.execPath, [...flags, ...prof, CLI, 'ingest', '--status-every', args['worker-status'] ? '1' : '0'], {
-    env: { ...process.env, TRAJSCOPE_DATA_DIR: dataDir, TRAJSCOPE_LOG_LEVEL: args['worker-status'] ? 'info' : 'warn', KAFKA_BROKERS: BROKER, KAFKA_TOPIC: topic, KAFKA_GROUP_ID: `${topic}.group`, KAFKA_PARTITIONS: String(PARTITIONS) },
+    env: { ...process.env, TRAJSCOPE_DATA_DIR: dataDir, TRAJSCOPE_LOG_LEVEL: args['worker-status'] ? 'info' : 'warn', KAFKA_BROKERS: BROKER, KAFKA_TOPIC: topic, KAFKA_GROUP_ID: group, KAFKA_PARTITIONS: String(PARTITIONS) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
@@ -99,8 +105,8 @@ function peakRssMiB(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)?.[1] ?? 0) / 1024;
 }
 
-async function committedOffsets(topic: string): Promise<Map<number, number>> {
-  const [g] = await admin.fetchOffsets({ groupId: `${topic}.group`, topics: [topic] });
+async function committedOffsets(topic: string, group = `${topic}.group`): Promise<Map<number, number>> {
+  const [g] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
   return new Map((g?.partitions ?? []).map((p) => [p.partition, Math.max(0, Number(p.offset))]));
 }
 const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
@@ -129,7 +135,8 @@ interface BacklogResult {
   runs: number;
 }
 
-async function backlog(events: Record<string, unknown>[], dataDir: string): Promise<BacklogResult> {
+/** Produces the events to a new topic, returned. */
+async function produceBacklog(events: Record<string, unknown>[]): Promise<string> {
   const topic = `bench.backlog.${run}`;
   await ensureTopics(admin, [{ topic, numPartitions: PARTITIONS }, { topic: `${topic}.dlq`, numPartitions: 1 }]);
   const producer = kafka.producer();
@@ -145,17 +152,21 @@ async function backlog(events: Record<string, unknown>[], dataDir: string): Prom
   await Promise.all(inflight);
   await producer.disconnect();
   console.log(`pre-produced ${fmt(events.length)} events in ${((performance.now() - t0) / 1000).toFixed(1)} s (${args.compression})`);
+  return topic;
+}
 
-  const worker = startWorker(topic, dataDir);
+/** A worker of a new consumer group drains the topic's `total` events into a fresh data folder. */
+async function drain(topic: string, total: number, dataDir: string, group: string): Promise<BacklogResult> {
+  const worker = startWorker(topic, dataDir, group);
   try {
     // From the moment the worker joined the group (ready to fetch) to the last commit.
     const first = await until('the worker to join', 120_000, 20, async () =>
-      (await admin.describeGroups([`${topic}.group`])).groups[0]?.state === 'Stable' ? { at: performance.now(), c: 0 } : undefined,
+      (await admin.describeGroups([group])).groups[0]?.state === 'Stable' ? { at: performance.now(), c: 0 } : undefined,
     );
     const cpuAtStart = threadCpu(worker.pid!);
     const end = await until('the backlog to drain', 600_000, 50, async () => {
-      const c = sum(await committedOffsets(topic));
-      return c >= events.length ? performance.now() : undefined;
+      const c = sum(await committedOffsets(topic, group));
+      return c >= total ? performance.now() : undefined;
     });
     const cpu = cpuBetween(cpuAtStart, threadCpu(worker.pid!));
     const rss = peakRssMiB(worker.pid!);
@@ -170,7 +181,7 @@ async function backlog(events: Record<string, unknown>[], dataDir: string): Prom
     );
     await storage.close();
     const seconds = (end - first.at) / 1000;
-    return { rate: (events.length - first.c) / seconds, rss, stored: Number(r.n), cpu, seconds, stopSeconds, analysed: Number(r.analysed), runs: Number(r.runs) };
+    return { rate: (total - first.c) / seconds, rss, stored: Number(r.n), cpu, seconds, stopSeconds, analysed: Number(r.analysed), runs: Number(r.runs) };
   } finally {
     await stopWorker(worker);
   }
@@ -235,27 +246,53 @@ async function latency(dataDir: string): Promise<{ p50: number; p99: number; max
   }
 }
 
+function printDrain(b: BacklogResult, total: number, directRate: number): void {
+  console.log(`Kafka -> trajscope ingest -> engine: ${fmt(b.rate)} events/s sustained (stored ${fmt(b.stored)} of ${fmt(total)}), worker peak RSS ${fmt(b.rss)} MiB`);
+  console.log(`Kafka / direct: ${(b.rate / directRate).toFixed(2)}`);
+  // The drain ends at the last commit; runs whose analysis was still waiting (debounce, a pass
+  // under way) are analysed when the worker stops, so the rate counting that too is printed beside.
+  console.log(
+    `run analysis: ${fmt(b.analysed)} of ${fmt(b.runs)} runs analysed; the worker stopped ${b.stopSeconds.toFixed(1)} s after the last commit ` +
+      `(analysing the runs still waiting): ${fmt(total / (b.seconds + b.stopSeconds))} events/s counting that time`,
+  );
+  // Where the worker's CPU went while draining (per-thread counters of /proc).
+  const cpu = cpuSeconds(b);
+  const parts = [...b.cpu].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v.toFixed(1)} s (${fmt((v * 1e6) / total)} µs an event)`);
+  console.log(`worker CPU while draining, ${b.seconds.toFixed(1)} s: ${parts.join(', ')}; total ${cpu.toFixed(1)} s = ${(cpu / b.seconds).toFixed(2)} cores, ${fmt((cpu * 1e6) / total)} µs an event`);
+}
+
+const cpuSeconds = (b: BacklogResult) => [...b.cpu.values()].reduce((a, v) => a + v, 0);
+
+/** Median, lowest and highest of the drains' figures. */
+function printDrainSummary(drains: readonly BacklogResult[], total: number, directRate: number): void {
+  const spread = (values: number[], f: (n: number) => string) => {
+    const v = [...values].sort((a, b) => a - b);
+    const mid = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return `median ${f(mid)} (${f(v[0])} to ${f(v[v.length - 1])})`;
+  };
+  console.log(`${drains.length} drains of the same topic:`);
+  console.log(`  events/s sustained: ${spread(drains.map((b) => b.rate), fmt)}; Kafka / direct: ${spread(drains.map((b) => b.rate / directRate), (n) => n.toFixed(2))}`);
+  console.log(`  events/s counting the worker's stop: ${spread(drains.map((b) => total / (b.seconds + b.stopSeconds)), fmt)}`);
+  console.log(`  worker CPU: ${spread(drains.map((b) => (cpuSeconds(b) * 1e6) / total), fmt)} µs an event, ${spread(drains.map((b) => cpuSeconds(b) / b.seconds), (n) => n.toFixed(2))} cores`);
+  console.log(`  worker peak RSS: ${spread(drains.map((b) => b.rss), fmt)} MiB`);
+}
+
 const events = benchEvents(TOTAL);
 console.log(`events: ${fmt(events.length)} (steps and tool calls), ${PARTITIONS} partitions, broker ${BROKER}`);
-const dataDir = mkdtempSync(join(tmpdir(), 'trajscope-bench-kafka-'));
 try {
   if (args.only !== 'latency') {
     const directRate = await direct(events);
     console.log(`direct insert into the engine, batches of 50,000: ${fmt(directRate)} events/s`);
-    const b = await backlog(events, dataDir);
-    console.log(`Kafka -> trajscope ingest -> engine: ${fmt(b.rate)} events/s sustained (stored ${fmt(b.stored)} of ${fmt(events.length)}), worker peak RSS ${fmt(b.rss)} MiB`);
-    console.log(`Kafka / direct: ${(b.rate / directRate).toFixed(2)}`);
-    // The drain ends at the last commit; runs whose analysis was still waiting (debounce, a pass
-    // under way) are analysed when the worker stops, so the rate counting that too is printed beside.
-    const withAnalysis = events.length / (b.seconds + b.stopSeconds);
-    console.log(
-      `run analysis: ${fmt(b.analysed)} of ${fmt(b.runs)} runs analysed; the worker stopped ${b.stopSeconds.toFixed(1)} s after the last commit ` +
-        `(analysing the runs still waiting): ${fmt(withAnalysis)} events/s counting that time`,
-    );
-    // Where the worker's CPU went while draining (per-thread counters of /proc).
-    const total = [...b.cpu.values()].reduce((a, v) => a + v, 0);
-    const parts = [...b.cpu].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v.toFixed(1)} s (${fmt((v * 1e6) / events.length)} µs an event)`);
-    console.log(`worker CPU while draining, ${b.seconds.toFixed(1)} s: ${parts.join(', ')}; total ${total.toFixed(1)} s = ${(total / b.seconds).toFixed(2)} cores, ${fmt((total * 1e6) / events.length)} µs an event`);
+    const topic = await produceBacklog(events);
+    const drains: BacklogResult[] = [];
+    for (let r = 1; r <= REPEAT; r++) {
+      const dir = mkdtempSync(join(tmpdir(), 'trajscope-bench-kafka-'));
+      const b = await drain(topic, events.length, dir, `${topic}.group.${r}`).finally(() => rmSync(dir, { recursive: true, force: true }));
+      drains.push(b);
+      if (REPEAT > 1) console.log(`drain ${r} of ${REPEAT}:`);
+      printDrain(b, events.length, directRate);
+    }
+    if (REPEAT > 1) printDrainSummary(drains, events.length, directRate);
   }
   if (args.only !== 'backlog') {
     // A fresh data folder: the backlog's runs would otherwise keep the worker's run analyzer busy.
@@ -265,5 +302,4 @@ try {
   }
 } finally {
   await admin.disconnect();
-  rmSync(dataDir, { recursive: true, force: true });
 }
