@@ -79,11 +79,7 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
         await connection.close();
         throw err;
       }
-      const second = process.env.EXP_TWO_INSERTS ? createChdbConnection({ path: config.dataDir }) : inserts;
-      raw = {
-        rawInsert: (params) => (params.table === 'tool_calls' ? second : inserts).chdb.rawInsert(params),
-        close: async () => { await inserts.close(); if (second !== inserts) await second.close(); },
-      };
+      raw = { rawInsert: (params) => inserts.chdb.rawInsert(params), close: () => inserts.close() };
     } catch (err) {
       throw new StorageError(
         `cannot open the embedded ClickHouse engine at ${config.dataDir}: ${(err as Error).message}` +
