@@ -15,6 +15,7 @@ import type { Logger } from '../../server/logger.js';
 import { BackpressureError, type BatchWriter } from '../batch-writer.js';
 import type { IngestCall } from '../event-ingestor.js';
 import type { ParsedItem } from '../parse-body.js';
+import { DeadLetterLog } from './dead-letter-log.js';
 import { deadLetterMessage, type DeadLetter } from './dead-letters.js';
 import { IngestStats } from './ingest-stats.js';
 import { parseMessages } from './parse-messages.js';
@@ -60,6 +61,7 @@ export class KafkaEventConsumer {
   /** eachBatch calls running. */
   private handlers = 0;
   private wakers: (() => void)[] = [];
+  private readonly deadLetterLog: DeadLetterLog;
 
   constructor(
     private readonly kafka: Kafka,
@@ -67,7 +69,9 @@ export class KafkaEventConsumer {
     private readonly writer: BatchWriter,
     private readonly opts: EventConsumerOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.deadLetterLog = new DeadLetterLog(opts.dlqTopic, (line) => log.warn(line));
+  }
 
   get running(): boolean {
     return this.consumer !== null && !this.stopping;
@@ -138,6 +142,7 @@ export class KafkaEventConsumer {
     await Promise.race([this.consumer?.disconnect().catch((err) => this.log.warn('kafka consumer disconnect failed', err)), bound]);
     clearTimeout(timer);
     await this.dlq?.disconnect().catch(() => {});
+    this.deadLetterLog.flush();
   }
 
   private watchStorage(): void {
@@ -335,6 +340,7 @@ export class KafkaEventConsumer {
       try {
         await this.dlq!.send({ topic: this.opts.dlqTopic, acks: -1, messages });
         this.stats.dlqSent += messages.length;
+        this.deadLetterLog.sent({ topic, partition, count: messages.length, reason: dead[0].reason });
         return true;
       } catch (err) {
         this.stats.error(err);

@@ -1,6 +1,7 @@
 // The pure pieces of Kafka ingestion: message parsing, dead-letter messages, ingest stats.
 import { describe, expect, it } from 'vitest';
 import type { KafkaMessage } from 'kafkajs';
+import { DeadLetterLog } from '../../ingest/kafka/dead-letter-log.js';
 import { deadLetterMessage, DLQ_HEADERS } from '../../ingest/kafka/dead-letters.js';
 import { IngestStats } from '../../ingest/kafka/ingest-stats.js';
 import { parseMessage, parseMessages } from '../../ingest/kafka/parse-messages.js';
@@ -68,5 +69,39 @@ describe('IngestStats', () => {
     s.seen(2, { committed: '10', highWatermark: '12' });
     s.seen(2, { committed: '12' });
     expect(s.partitions.get(2)).toEqual({ partition: 2, committed: '12', highWatermark: '12' });
+  });
+});
+
+describe('DeadLetterLog', () => {
+  const setup = (everyMs = 10_000) => {
+    let now = 1_000;
+    const lines: string[] = [];
+    const log = new DeadLetterLog('t.dlq', (l) => lines.push(l), everyMs, () => now);
+    return { log, lines, advance: (ms: number) => (now += ms) };
+  };
+  it('logs the first batch at once, then adds later ones up to one line per interval', () => {
+    const { log, lines, advance } = setup();
+    log.sent({ topic: 't', partition: 2, count: 1, reason: 'not valid JSON' });
+    expect(lines).toEqual(['kafka: 1 message of t[2] went to t.dlq (latest reason: not valid JSON)']);
+    advance(3_000);
+    log.sent({ topic: 't', partition: 0, count: 4, reason: 'empty message' });
+    advance(3_000);
+    log.sent({ topic: 't', partition: 2, count: 5, reason: 'missing run_id' });
+    expect(lines).toHaveLength(1); // within the interval: added up, not written
+    advance(4_000);
+    log.sent({ topic: 't', partition: 2, count: 1, reason: 'bad ts' });
+    expect(lines[1]).toBe('kafka: 10 messages of t[0], t[2] went to t.dlq (latest reason: bad ts)');
+  });
+  it('flush writes what is left, and nothing when nothing is', () => {
+    const { log, lines, advance } = setup();
+    log.flush();
+    expect(lines).toEqual([]);
+    log.sent({ topic: 't', partition: 1, count: 2, reason: 'r1' });
+    advance(1);
+    log.sent({ topic: 't', partition: 1, count: 3, reason: 'r2' });
+    log.flush();
+    expect(lines).toEqual(['kafka: 2 messages of t[1] went to t.dlq (latest reason: r1)', 'kafka: 3 messages of t[1] went to t.dlq (latest reason: r2)']);
+    log.flush();
+    expect(lines).toHaveLength(2);
   });
 });
