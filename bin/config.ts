@@ -26,6 +26,7 @@ const envSchema = z.object({
   TRAJSCOPE_BUFFER_MAX_BYTES: int(256 * 1024 * 1024),
   TRAJSCOPE_INGEST_WAIT_MS: int(30_000),
   TRAJSCOPE_INGEST_ACK: z.enum(['stored', 'buffered']).default('stored'),
+  TRAJSCOPE_INSERT_FORMAT: z.enum(['rowbinary', 'json']).default('rowbinary'),
   TRAJSCOPE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   CLICKHOUSE_URL: optionalString.pipe(z.url({ message: 'CLICKHOUSE_URL must be a URL such as http://127.0.0.1:8123' }).optional()),
   CLICKHOUSE_USER: optionalString,
@@ -103,6 +104,11 @@ export interface Config {
      * but a crash loses what is buffered). A request can ask for either with ?ack=.
      */
     ack: 'stored' | 'buffered';
+    /**
+     * How steps, tool calls and scores travel to the embedded engine: RowBinary (about half the
+     * engine's CPU of JSON) or JSON. A ClickHouse server always gets JSON.
+     */
+    insertFormat: 'rowbinary' | 'json';
   };
   clickhouse: { url?: string; user?: string; password?: string; database: string; cluster?: string };
   kafka: {
@@ -200,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bufferMaxBytes: e.TRAJSCOPE_BUFFER_MAX_BYTES,
       waitMs: e.TRAJSCOPE_INGEST_WAIT_MS,
       ack: e.TRAJSCOPE_INGEST_ACK,
+      insertFormat: e.TRAJSCOPE_INSERT_FORMAT,
     },
     clickhouse: {
       url: e.CLICKHOUSE_URL,

@@ -7,6 +7,7 @@
 // made of (less memory per row in hand, and nothing long-lived for the garbage collector).
 import { randomUUID } from 'node:crypto';
 import { EncodedRows, encodeRows, type Storage } from '../storage/gateway.js';
+import type { RowBinaryEncoder } from '../storage/row-binary.js';
 import { TABLE_COLUMNS, type RowBatch, type TableName } from './event-rows.js';
 
 export interface BatchWriterOptions {
@@ -23,6 +24,11 @@ export interface BatchWriterOptions {
   retryMaxMs: number;
   /** Called on every failed insert attempt (logging). */
   onInsertError?: (table: string, attempt: number, err: unknown) => void;
+  /**
+   * RowBinary encoders of tables whose rows are arrays in TABLE_COLUMNS order (the storage's
+   * rowBinaryEncoder); other tables, and rows an encoder cannot hold, go as JSON.
+   */
+  encoders?: Partial<Record<TableName, RowBinaryEncoder>>;
 }
 
 export const DEFAULT_WRITER_OPTIONS: BatchWriterOptions = {
@@ -113,7 +119,7 @@ export class BatchWriter {
     for (const table of TABLES) {
       const incoming = batch.rows[table];
       if (!incoming.length) continue;
-      const e = new EncodedRows(encodeRows(incoming, TABLE_COLUMNS[table]), incoming.length);
+      const e = this.encode(table, incoming);
       entry.tables.push([table, e]);
       entry.bytes += e.payload.length;
     }
@@ -128,6 +134,13 @@ export class BatchWriter {
     }
     this.schedule();
     return done;
+  }
+
+  private encode(table: TableName, rows: readonly object[]): EncodedRows {
+    const encoder = this.opts.encoders?.[table];
+    const binary = encoder?.encode(rows);
+    if (binary) return new EncodedRows(binary, rows.length, encoder!.structure);
+    return new EncodedRows(encodeRows(rows, TABLE_COLUMNS[table]), rows.length);
   }
 
   /** Writes everything buffered now and resolves when it is stored. */
@@ -232,7 +245,10 @@ export class BatchWriter {
     const byTable: Record<TableName, EncodedRows[]> = { runs: [], steps: [], tool_calls: [], scores: [] };
     for (const e of entries) for (const [table, rows] of e.tables) byTable[table].push(rows);
     const token = randomUUID();
-    const insert = (t: TableName) => (byTable[t].length ? this.insertWithRetry(t, EncodedRows.join(byTable[t]), `${token}:${t}`) : undefined);
+    // One insert per table and format (rows an encoder could not hold went as JSON).
+    const insert = async (t: TableName) => {
+      for (const [i, rows] of EncodedRows.joinByFormat(byTable[t]).entries()) await this.insertWithRetry(t, rows, `${token}:${t}${i ? `:${i}` : ''}`);
+    };
     // Each insert has a fixed cost in the engine, so the event tables are written side by side;
     // runs last: a run row appears once its steps are readable.
     await Promise.all((['steps', 'tool_calls', 'scores'] as TableName[]).map(insert));
@@ -255,6 +271,17 @@ export class BatchWriter {
       }
     }
   }
+}
+
+/** RowBinary encoders of the tables with fixed columns, as far as the storage takes RowBinary. */
+export async function rowBinaryEncoders(storage: Storage): Promise<Partial<Record<TableName, RowBinaryEncoder>>> {
+  const out: Partial<Record<TableName, RowBinaryEncoder>> = {};
+  if (!storage.rowBinaryEncoder) return out;
+  for (const [table, columns] of Object.entries(TABLE_COLUMNS) as [TableName, readonly string[]][]) {
+    const encoder = await storage.rowBinaryEncoder(table, columns);
+    if (encoder) out[table] = encoder;
+  }
+  return out;
 }
 
 function countRows(batch: RowBatch): number {

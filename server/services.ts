@@ -1,7 +1,7 @@
 // Opens what a Trajscope process runs on: storage (migrated), the batching writer and the
 // ingest path. Used by `serve`, `import`, `demo` and the tests.
 import type { Config } from '../bin/config.js';
-import { BatchWriter } from '../ingest/batch-writer.js';
+import { BatchWriter, rowBinaryEncoders } from '../ingest/batch-writer.js';
 import { EventIngestor } from '../ingest/event-ingestor.js';
 import { RunAnalyzer } from '../ingest/analysis/run-analyzer.js';
 import { TableCompactor } from '../storage/compaction.js';
@@ -63,6 +63,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     retryBaseMs: 100,
     retryMaxMs: 10_000,
     onInsertError: (table, attempt, err) => log.warn(`insert into ${table} failed (attempt ${attempt}), retrying`, err),
+    encoders: config.ingest.insertFormat === 'rowbinary' ? await rowBinaryEncoders(storage) : undefined,
   });
   const ingestor = new EventIngestor(writer, prices, {
     maxTextChars: config.ingest.maxTextChars,

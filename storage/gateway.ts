@@ -1,9 +1,15 @@
 // The one ClickHouse gateway: owns the client (embedded chDB or a ClickHouse server), the
 // settings, parameter binding and retries. Every value goes in as a {name:Type} parameter.
-import { mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
+import { rowBinaryEncoder, type RowBinaryEncoder } from './row-binary.js';
+import { sqlString } from './sql-literal.js';
 
 export interface StorageConfig {
   /** ClickHouse server URL; when absent the embedded engine (chDB) is used. */
@@ -38,9 +44,16 @@ export interface Storage {
    * Inserts rows; the token makes a retried insert of the same rows a no-op. With `columns`,
    * the rows travel as compact arrays in that order (faster for the engine to parse); a row may
    * then already be such an array (values in `columns` order) instead of an object. Rows may also
-   * come already encoded (EncodedRows, from encodeRows with the same `columns`).
+   * come already encoded (EncodedRows, from encodeRows with the same `columns`, or from a
+   * rowBinaryEncoder of this storage).
    */
   insert(table: string, rows: readonly object[] | EncodedRows, dedupToken?: string, columns?: readonly string[]): Promise<void>;
+  /**
+   * An encoder of rows (arrays in `columns` order) into RowBinary for this table, when this
+   * storage takes RowBinary inserts (the embedded engine) and every column has a type the encoder
+   * writes; else undefined, and rows go as JSON.
+   */
+  rowBinaryEncoder?(table: string, columns: readonly string[]): Promise<RowBinaryEncoder | undefined>;
   /**
    * Writes (inserts and commands) finished through this connection so far. Readers may cache
    * what they derive from the tables until it changes (embedded: this process is the only
@@ -79,7 +92,13 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
         await connection.close();
         throw err;
       }
-      raw = { rawInsert: (params) => inserts.chdb.rawInsert(params), close: () => inserts.close() };
+      raw = {
+        rawInsert: (params) => inserts.chdb.rawInsert(params),
+        command: async (sql) => {
+          await inserts.command({ query: sql });
+        },
+        close: () => inserts.close(),
+      };
     } catch (err) {
       throw new StorageError(
         `cannot open the embedded ClickHouse engine at ${config.dataDir}: ${(err as Error).message}` +
@@ -100,6 +119,8 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
 /** The embedded engine's raw insert (on its own connection): the payload bytes go to the engine as they are. */
 interface RawInserter {
   close(): Promise<unknown>;
+  /** A statement on the insert connection, without parameters (see insertRowBinary). */
+  command(sql: string): Promise<void>;
   rawInsert(params: {
     table: string;
     columns?: string[];
@@ -112,6 +133,8 @@ interface RawInserter {
 class ClickHouseStorage implements Storage {
   readonly embedded: boolean;
   writes = 0;
+  /** Where RowBinary payloads wait for the engine to read them (made at the first one). */
+  private fileDir: string | undefined;
   constructor(
     readonly client: ClickHouseClient,
     readonly config: StorageConfig,
@@ -141,6 +164,14 @@ class ClickHouseStorage implements Storage {
   async insert(table: string, rows: readonly object[] | EncodedRows, dedupToken?: string, columns?: readonly string[]): Promise<void> {
     const encoded = rows instanceof EncodedRows;
     if ((encoded ? rows.count : rows.length) === 0) return;
+    if (encoded && rows.structure !== undefined) {
+      try {
+        await this.insertRowBinary(table, rows, rows.structure, dedupToken, columns);
+      } finally {
+        this.writes++;
+      }
+      return;
+    }
     const clickhouse_settings = dedupToken ? { insert_deduplication_token: dedupToken } : undefined;
     const format = columns ? 'JSONCompactEachRow' : 'JSONEachRow';
     try {
@@ -168,6 +199,44 @@ class ClickHouseStorage implements Storage {
     }
   }
 
+  async rowBinaryEncoder(table: string, columns: readonly string[]): Promise<RowBinaryEncoder | undefined> {
+    if (!this.raw) return undefined;
+    const types = await this.query<{ name: string; type: string }>(
+      'SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = {table:String}',
+      { table },
+    );
+    const byName = new Map(types.map((t) => [t.name, t.type]));
+    if (columns.some((c) => !byName.has(c))) return undefined;
+    return rowBinaryEncoder(columns.map((name) => ({ name, type: byName.get(name)! })));
+  }
+
+  /**
+   * RowBinary rows into the embedded engine: chDB's raw insert takes text formats only, so the
+   * payload goes to a file that the engine reads with file() in an INSERT ... SELECT (same
+   * deduplication token semantics as a plain insert). The statement has no query parameters:
+   * chdb-node runs parameterized statements one at a time across all connections, and an insert
+   * would wait behind the analyzer's reads. Its literals are ours: the table and columns from
+   * the writer's lists, a file name we made, the columns' types from system.columns, a token of
+   * the writer's (checked).
+   */
+  private async insertRowBinary(table: string, rows: EncodedRows, structure: string, dedupToken: string | undefined, columns: readonly string[] | undefined): Promise<void> {
+    if (!this.raw) throw new StorageError('RowBinary rows are inserted into the embedded engine only');
+    if (!columns) throw new StorageError(`RowBinary rows of ${table} need their columns`);
+    if (dedupToken !== undefined && !/^[\w:.-]+$/.test(dedupToken)) throw new StorageError(`unexpected deduplication token ${JSON.stringify(dedupToken)}`);
+    this.fileDir ??= mkdtempSync(join(tmpdir(), 'trajscope-inserts-'));
+    const path = join(this.fileDir, `${randomUUID()}.bin`);
+    const settings = dedupToken ? ` SETTINGS insert_deduplication_token = ${sqlString(dedupToken)}` : '';
+    const sql =
+      `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')})${settings} ` +
+      `SELECT * FROM file(${sqlString(path)}, 'RowBinary', ${sqlString(structure)})`;
+    await writeFile(path, rows.payload);
+    try {
+      await this.raw.command(sql);
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+
   async ping(): Promise<boolean> {
     try {
       const r = await this.client.ping();
@@ -180,27 +249,47 @@ class ClickHouseStorage implements Storage {
   async close(): Promise<void> {
     await this.raw?.close();
     await this.client.close();
+    if (this.fileDir) rmSync(this.fileDir, { recursive: true, force: true });
   }
 }
 
-/** Rows already encoded by encodeRows: the payload's bytes and how many rows it holds. */
+/**
+ * Rows already encoded: the payload's bytes and how many rows it holds. JSON from encodeRows, or
+ * RowBinary from a storage's rowBinaryEncoder, whose column structure it then carries.
+ */
 export class EncodedRows {
   constructor(
     readonly payload: Buffer,
     readonly count: number,
+    /** Set for RowBinary rows: the columns and types they were written for. */
+    readonly structure?: string,
   ) {}
 
-  /** Several payloads of the same table and columns as one (a copy). */
+  /** Several payloads of the same table, columns and format as one (a copy). */
   static join(parts: readonly EncodedRows[]): EncodedRows {
     if (parts.length === 1) return parts[0];
+    const structure = parts[0].structure;
     const buffers: Buffer[] = [];
     let count = 0;
     for (const p of parts) {
-      if (buffers.length) buffers.push(ROW_SEPARATOR);
+      if (p.structure !== structure) throw new StorageError('cannot join rows encoded in different formats');
+      // JSON rows are separated by commas; RowBinary rows simply follow each other.
+      if (buffers.length && structure === undefined) buffers.push(ROW_SEPARATOR);
       buffers.push(p.payload);
       count += p.count;
     }
-    return new EncodedRows(Buffer.concat(buffers), count);
+    return new EncodedRows(Buffer.concat(buffers), count, structure);
+  }
+
+  /** Payloads joined per format (JSON, RowBinary), in the order each format first appears. */
+  static joinByFormat(parts: readonly EncodedRows[]): EncodedRows[] {
+    const groups = new Map<string | undefined, EncodedRows[]>();
+    for (const p of parts) {
+      const g = groups.get(p.structure);
+      if (g) g.push(p);
+      else groups.set(p.structure, [p]);
+    }
+    return [...groups.values()].map((g) => EncodedRows.join(g));
   }
 }
 

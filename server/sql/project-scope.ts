@@ -5,6 +5,10 @@
 // (EXPLAIN QUERY TREE) must name no table outside those tables and no table function but
 // number generators. Pure.
 
+import { sqlString } from '../../storage/sql-literal.js';
+
+export { sqlString };
+
 /** Tables with a project column that non-admin keys still may not read. */
 export const PROJECT_HIDDEN_TABLES = new Set(['api_keys', 'sql_query_log', 'schema_migrations']);
 /** Table functions that generate values and read nothing. */
@@ -14,10 +18,6 @@ const SAFE_SYSTEM_TABLES = new Set(['system.one', 'system.numbers', 'system.numb
 /** Functions that read other objects by name (dictionaries, Join tables) or files. */
 const FORBIDDEN_FUNCTION = /^(dict|joinget|file$|url$)/i;
 
-/** A ClickHouse string literal (quotes and backslashes escaped). */
-export function sqlString(s: string): string {
-  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
 
 /** The value of the additional_table_filters setting: `project = '<p>'` on each table. */
 export function tableFiltersSetting(tables: readonly string[], project: string): string {
