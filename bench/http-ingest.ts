@@ -11,12 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'node:http';
-import { loadPriceBook } from '../ingest/load-prices.js';
-import { eventsToRows, TABLE_COLUMNS, type TableName } from '../ingest/event-rows.js';
-import { normalizeEvent, type TrajEvent } from '../schemas/normalize-event.js';
-import { openStorage } from '../storage/gateway.js';
-import { migrate } from '../storage/migrate.js';
 import { benchEvents } from './bench-events.js';
+import { directInsertRate } from './direct-insert.js';
 import { builtCli } from './built-cli.js';
 
 const { values: args } = parseArgs({
@@ -43,23 +39,6 @@ const events = benchEvents(TOTAL);
 const bodies: string[] = [];
 for (let i = 0; i < events.length; i += BATCH) bodies.push(JSON.stringify(events.slice(i, i + BATCH)));
 console.log(`events: ${events.length} (steps and tool calls), ${bodies.length} bodies of ${BATCH}, ${(bodies.reduce((n, b) => n + b.length, 0) / 1e6).toFixed(1)} MB of JSON`);
-
-// 1. Direct: the same rows inserted straight into the engine, no HTTP, no validation.
-async function direct(batchEvents: number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'trajscope-bench-direct-'));
-  const storage = await openStorage({ dataDir: dir, database: 'default' });
-  await migrate(storage);
-  const prices = loadPriceBook();
-  const normalized = events.map((e) => (normalizeEvent(e, { maxTextChars: 32768, defaultProject: 'bench', now: Date.now() }) as { event: TrajEvent }).event);
-  const batches = [];
-  for (let i = 0; i < normalized.length; i += batchEvents) batches.push(eventsToRows(normalized.slice(i, i + batchEvents), { prices, runModel: () => undefined }));
-  const t = performance.now();
-  for (const b of batches) for (const table of Object.keys(b.rows) as TableName[]) await storage.insert(table, b.rows[table], undefined, TABLE_COLUMNS[table]);
-  const secs = (performance.now() - t) / 1000;
-  await storage.close();
-  rmSync(dir, { recursive: true, force: true });
-  return events.length / secs;
-}
 
 // 2. Through HTTP.
 async function viaHttp(): Promise<{ rate: number; rss: number }> {
@@ -143,9 +122,10 @@ async function waitReady(url: string, ms: number): Promise<void> {
   throw new Error(`server not ready after ${ms} ms`);
 }
 
-const direct1k = args['http-only'] ? NaN : await direct(1000);
+// 1. Direct: the same rows straight into the engine, encoded as the server's writer does (RowBinary).
+const direct1k = args['http-only'] ? NaN : await directInsertRate(events, 1000, 'rowbinary');
 console.log(`direct insert, batches of 1,000 events:  ${Math.round(direct1k).toLocaleString('en-US')} events/s`);
-const direct50k = args['http-only'] ? NaN : await direct(50_000);
+const direct50k = args['http-only'] ? NaN : await directInsertRate(events, 50_000, 'rowbinary');
 console.log(`direct insert, batches of 50,000 events: ${Math.round(direct50k).toLocaleString('en-US')} events/s`);
 const http = await viaHttp();
 console.log(`POST /v1/events (ack=${args.ack}), batches of 1,000, ${CONCURRENCY} in flight, until all stored: ${Math.round(http.rate).toLocaleString('en-US')} events/s (server peak RSS ${Math.round(http.rss)} MiB)`);

@@ -1,8 +1,10 @@
 // Benchmark of Kafka ingestion (broker running: npm run kafka:start).
 //   npx tsx bench/kafka-ingest.ts [--events 1000000] [--rate 10000] [--seconds 20] [--compression gzip|none]
-//                                 [--only backlog|latency] [--repeat N] [--profile DIR] [--worker-status] [--worker-flags "--flag ..."]
+//                                 [--only backlog|latency] [--repeat N] [--insert-format rowbinary|json]
+//                                 [--profile DIR] [--worker-status] [--worker-flags "--flag ..."]
 // The worker is the built CLI (`npm run build` first), as `npx trajscope ingest` runs it.
-// 1. direct: the same rows inserted straight into the engine (no Kafka, no validation);
+// 1. direct: the same rows inserted straight into the engine (no Kafka, no validation), encoded
+//    as the worker encodes them (--insert-format, RowBinary by default), and as JSON beside;
 // 2. backlog: pre-produce N step and tool-call events, then a `trajscope ingest` worker (its own
 //    process, its own embedded engine) drains them: sustained events/s from its first commit to
 //    the last, and its peak RSS; the stored count is checked afterwards. With --repeat N the same
@@ -17,13 +19,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import kafkajs, { type Admin, type Message } from 'kafkajs';
-import { loadPriceBook } from '../ingest/load-prices.js';
-import { eventsToRows, TABLE_COLUMNS, type TableName } from '../ingest/event-rows.js';
 import { ensureTopics } from '../ingest/kafka/topics.js';
-import { normalizeEvent, type TrajEvent } from '../schemas/normalize-event.js';
 import { openStorage } from '../storage/gateway.js';
-import { migrate } from '../storage/migrate.js';
 import { benchEvents } from './bench-events.js';
+import { directInsertRate, type InsertFormat } from './direct-insert.js';
 import { builtCli } from './built-cli.js';
 import { cpuBetween, threadCpu, type ThreadCpu } from './thread-cpu.js';
 
@@ -41,6 +40,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     // Drain the pre-produced backlog this many times (fresh group and data folder each).
     repeat: { type: 'string', default: '1' },
+    // How the worker (and the direct insert) send steps and tool calls to the engine.
+    'insert-format': { type: 'string', default: 'rowbinary' },
     // Let the worker log its rate, lag and memory every second.
     'worker-status': { type: 'boolean', default: false },
     // Node and V8 flags for the worker, separated by spaces (e.g. "--max-old-space-size=320").
@@ -54,6 +55,8 @@ const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const PARTITIONS = Number(args.partitions);
 const REPEAT = Number(args.repeat);
+const INSERT_FORMAT = args['insert-format'] as InsertFormat;
+if (INSERT_FORMAT !== 'rowbinary' && INSERT_FORMAT !== 'json') throw new Error('--insert-format takes rowbinary or json');
 if (!Number.isInteger(REPEAT) || REPEAT < 1 || REPEAT > 20) throw new Error('--repeat takes 1 to 20');
 const BROKER = args.broker!;
 if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+$/.test(BROKER)) throw new Error('the benchmark only talks to a loopback broker');
@@ -65,29 +68,11 @@ const kafka = new kafkajs.Kafka({ clientId: 'trajscope-bench', brokers: [BROKER]
 const admin = kafka.admin();
 await admin.connect();
 
-// 1. Direct insert of the same rows, batches of 50,000 events (the writer's default batch).
-async function direct(events: Record<string, unknown>[]): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'trajscope-bench-direct-'));
-  const storage = await openStorage({ dataDir: dir, database: 'default' });
-  await migrate(storage);
-  const prices = loadPriceBook();
-  const now = Date.now();
-  const normalized = events.map((e) => (normalizeEvent(e, { maxTextChars: 32768, defaultProject: 'bench', now }) as { event: TrajEvent }).event);
-  const batches = [];
-  for (let i = 0; i < normalized.length; i += 50_000) batches.push(eventsToRows(normalized.slice(i, i + 50_000), { prices, runModel: () => undefined }));
-  const t = performance.now();
-  for (const b of batches) for (const table of Object.keys(b.rows) as TableName[]) await storage.insert(table, b.rows[table], undefined, TABLE_COLUMNS[table]);
-  const secs = (performance.now() - t) / 1000;
-  await storage.close();
-  rmSync(dir, { recursive: true, force: true });
-  return events.length / secs;
-}
-
 function startWorker(topic: string, dataDir: string, group = `${topic}.group`): ChildProcess {
   const prof = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
   const flags = args['worker-flags']!.split(' ').filter(Boolean);
   return spawn(process.execPath, [...flags, ...prof, CLI, 'ingest', '--status-every', args['worker-status'] ? '1' : '0'], {
-    env: { ...process.env, TRAJSCOPE_DATA_DIR: dataDir, TRAJSCOPE_LOG_LEVEL: args['worker-status'] ? 'info' : 'warn', KAFKA_BROKERS: BROKER, KAFKA_TOPIC: topic, KAFKA_GROUP_ID: group, KAFKA_PARTITIONS: String(PARTITIONS) },
+    env: { ...process.env, TRAJSCOPE_DATA_DIR: dataDir, TRAJSCOPE_LOG_LEVEL: args['worker-status'] ? 'info' : 'warn', KAFKA_BROKERS: BROKER, KAFKA_TOPIC: topic, KAFKA_GROUP_ID: group, KAFKA_PARTITIONS: String(PARTITIONS), TRAJSCOPE_INSERT_FORMAT: INSERT_FORMAT },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
@@ -281,8 +266,11 @@ const events = benchEvents(TOTAL);
 console.log(`events: ${fmt(events.length)} (steps and tool calls), ${PARTITIONS} partitions, broker ${BROKER}`);
 try {
   if (args.only !== 'latency') {
-    const directRate = await direct(events);
-    console.log(`direct insert into the engine, batches of 50,000: ${fmt(directRate)} events/s`);
+    // 1. The same rows straight into the engine, batches of 50,000 events (the writer's batch).
+    const directRate = await directInsertRate(events, 50_000, INSERT_FORMAT);
+    const other = INSERT_FORMAT === 'json' ? 'rowbinary' : 'json';
+    const otherRate = await directInsertRate(events, 50_000, other);
+    console.log(`direct insert into the engine, batches of 50,000: ${fmt(directRate)} events/s as ${INSERT_FORMAT} (the worker's format), ${fmt(otherRate)} as ${other}`);
     const topic = await produceBacklog(events);
     const drains: BacklogResult[] = [];
     for (let r = 1; r <= REPEAT; r++) {
