@@ -34,9 +34,12 @@ export function rowBinaryEncoder(columns: readonly ColumnType[]): RowBinaryEncod
     if (!col) return undefined;
     parsed.push(col);
   }
+  // Rows are written into a scratch buffer kept between calls, then copied out at their size:
+  // a payload waits in the writer's buffer, and one the size of its rows holds no slack.
+  const out = new Out(SCRATCH_BYTES);
   return {
     structure: columns.map((c) => `${c.name} ${c.type}`).join(', '),
-    encode: (rows) => encodeRows(rows, parsed),
+    encode: (rows) => encodeRows(out, rows, parsed),
   };
 }
 
@@ -53,6 +56,8 @@ function parseType(type: string): Column | undefined {
 }
 
 const TWO_32 = 2 ** 32;
+const SCRATCH_BYTES = 64 * 1024;
+const MAX_KEPT_SCRATCH = 1024 * 1024;
 /** Bytes of a string's length prefix reserved before its UTF-8 is written (a length < 2^28). */
 const MAX_LENGTH_BYTES = 4;
 /** Strings shorter than this are tried as ASCII in JS first (their length fits one prefix byte). */
@@ -112,13 +117,16 @@ class Out {
   }
 }
 
-function encodeRows(rows: readonly unknown[], columns: readonly Column[]): Buffer | undefined {
-  const out = new Out(Math.max(4096, rows.length * 512));
+function encodeRows(out: Out, rows: readonly unknown[], columns: readonly Column[]): Buffer | undefined {
+  out.pos = 0;
   for (const row of rows) {
     if (!Array.isArray(row) || row.length !== columns.length) return undefined;
     for (let i = 0; i < columns.length; i++) if (!writeValue(out, columns[i], row[i])) return undefined;
   }
-  return out.buf.subarray(0, out.pos);
+  const payload = Buffer.allocUnsafeSlow(out.pos);
+  out.buf.copy(payload, 0, 0, out.pos);
+  if (out.buf.length > MAX_KEPT_SCRATCH) out.buf = Buffer.allocUnsafe(SCRATCH_BYTES); // a big batch's scratch is not kept
+  return payload;
 }
 
 /** Writes one value; false when it does not fit the column. */
