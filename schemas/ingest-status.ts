@@ -18,6 +18,14 @@ export interface IngestPartitionStatus {
   lag: number;
 }
 
+/** A message sent to the dead-letter topic: where it came from and why. */
+export interface RecentDeadLetter {
+  at: string;
+  partition: number;
+  offset: string;
+  reason: string;
+}
+
 export interface KafkaIngestStatus {
   mode: 'kafka';
   brokers: string[];
@@ -35,6 +43,8 @@ export interface KafkaIngestStatus {
     events_per_second: number;
     batches: number;
     dlq_sent: number;
+    /** The latest messages this process sent to the dead-letter topic, newest first (at most 50). */
+    recent_dead_letters: RecentDeadLetter[];
     /** Events fetched and handed to the writer whose offsets are not committed yet. */
     in_flight_events: number;
   } | null;

@@ -1,8 +1,9 @@
 // Says in the log that messages went to the dead-letter topic, without flooding it: the first
 // batch with dead letters is logged at once, later ones are added up and logged at most once per
 // interval (a producer that sends nothing but bad messages would otherwise write a line per
-// batch). The counts are in the ingest status as well (dlq_sent); this is for whoever reads the
-// worker's log. Pure apart from the clock and the line writer it is given.
+// batch); what was added up is written when the interval is over, also when no more come. The
+// counts and the latest reasons are in the ingest status as well; this is for whoever reads the
+// worker's log.
 
 export interface DeadLetterNote {
   topic: string;
@@ -17,6 +18,7 @@ export class DeadLetterLog {
   private readonly partitions = new Set<string>();
   private reason = '';
   private lastLineAt = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly dlqTopic: string,
@@ -30,11 +32,18 @@ export class DeadLetterLog {
     this.count += note.count;
     this.partitions.add(`${note.topic}[${note.partition}]`);
     this.reason = note.reason;
-    if (this.clock() - this.lastLineAt >= this.everyMs) this.flush();
+    const since = this.clock() - this.lastLineAt;
+    if (since >= this.everyMs) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.everyMs - since);
+      this.timer.unref();
+    }
   }
 
   /** Writes what was added up since the last line, if anything (also when stopping). */
   flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.count === 0) return;
     const from = [...this.partitions].sort().join(', ');
     const what = this.count === 1 ? '1 message' : `${this.count} messages`;

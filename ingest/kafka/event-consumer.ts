@@ -339,7 +339,7 @@ export class KafkaEventConsumer {
       if (!alive()) return false;
       try {
         await this.dlq!.send({ topic: this.opts.dlqTopic, acks: -1, messages });
-        this.stats.dlqSent += messages.length;
+        this.stats.deadLettered(partition, dead.map((d) => ({ offset: d.message.offset, reason: d.reason })));
         this.deadLetterLog.sent({ topic, partition, count: messages.length, reason: dead[0].reason });
         return true;
       } catch (err) {

@@ -1,5 +1,11 @@
 // What one process knows about its Kafka ingest: events consumed (with a rate over the last
-// seconds), messages sent to the DLQ, the last error, and what it saw per partition.
+// seconds), messages sent to the DLQ (the latest with their reasons), the last error, and what
+// it saw per partition.
+import type { RecentDeadLetter } from '../../schemas/ingest-status.js';
+
+/** Dead letters kept for the status, newest first; a batch adds its first few. */
+const RECENT_DEAD_LETTERS = 50;
+const PER_BATCH = 10;
 export interface PartitionSeen {
   partition: number;
   /** Next offset to read, as committed by this process after its rows were stored. */
@@ -18,6 +24,7 @@ export class IngestStats {
   batches = 0;
   commits = 0;
   lastError: LastError | null = null;
+  readonly recentDeadLetters: RecentDeadLetter[] = [];
   /** True while the consumer holds back because storage is failing or the buffer is full. */
   paused = false;
   pausedReason = '';
@@ -39,6 +46,16 @@ export class IngestStats {
     const total = this.window.reduce((s, w) => s + w.n, 0);
     const span = Math.max(1_000, Math.min(this.windowMs, now - this.window[0].at));
     return (total * 1000) / span;
+  }
+
+  /** A batch's dead letters were sent: counted, and its first few kept with their reasons. */
+  deadLettered(partition: number, letters: ReadonlyArray<{ offset: string; reason: string }>, now = Date.now()): void {
+    this.dlqSent += letters.length;
+    const at = new Date(now).toISOString();
+    for (const l of letters.slice(0, PER_BATCH).reverse()) {
+      this.recentDeadLetters.unshift({ at, partition, offset: l.offset, reason: l.reason.slice(0, 500) });
+    }
+    if (this.recentDeadLetters.length > RECENT_DEAD_LETTERS) this.recentDeadLetters.length = RECENT_DEAD_LETTERS;
   }
 
   error(err: unknown, now = Date.now()): void {

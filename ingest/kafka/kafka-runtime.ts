@@ -100,6 +100,7 @@ export class KafkaRuntime {
             events_per_second: Math.round(c.stats.rate()),
             batches: c.stats.batches,
             dlq_sent: c.stats.dlqSent,
+            recent_dead_letters: [...c.stats.recentDeadLetters],
             in_flight_events: c.eventsInFlight,
           }
         : null,

@@ -105,6 +105,14 @@ describe('Kafka ingestion', () => {
     expect(body.dlq_count).toBe(4);
     expect(body.consumer.dlq_sent).toBe(4);
     expect(body.consumer.running).toBe(true);
+    // The latest dead letters, with where they came from and why (the dashboard's Ingest page).
+    const recent = body.consumer.recent_dead_letters as { partition: number; offset: string; reason: string; at: string }[];
+    expect(recent).toHaveLength(4);
+    const byOffset = new Map(dead.map((d) => [`${d.headers[DLQ_HEADERS.partition]}/${d.headers[DLQ_HEADERS.offset]}`, d.headers[DLQ_HEADERS.error]]));
+    for (const r of recent) {
+      expect(byOffset.get(`${r.partition}/${r.offset}`)).toBe(r.reason);
+      expect(Date.parse(r.at)).toBeGreaterThan(Date.now() - 120_000);
+    }
   });
 
   it('a batch of many slices sends exactly its bad messages to the DLQ, each with its own offset, and stores the rest', async () => {

@@ -92,6 +92,15 @@ describe('DeadLetterLog', () => {
     log.sent({ topic: 't', partition: 2, count: 1, reason: 'bad ts' });
     expect(lines[1]).toBe('kafka: 10 messages of t[0], t[2] went to t.dlq (latest reason: bad ts)');
   });
+  it('writes what was added up once the interval is over, without another batch', async () => {
+    const lines: string[] = [];
+    const log = new DeadLetterLog('t.dlq', (l) => lines.push(l), 50);
+    log.sent({ topic: 't', partition: 0, count: 1, reason: 'first' });
+    log.sent({ topic: 't', partition: 0, count: 2, reason: 'later' });
+    expect(lines).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(lines).toEqual(['kafka: 1 message of t[0] went to t.dlq (latest reason: first)', 'kafka: 2 messages of t[0] went to t.dlq (latest reason: later)']);
+  });
   it('flush writes what is left, and nothing when nothing is', () => {
     const { log, lines, advance } = setup();
     log.flush();
@@ -103,5 +112,26 @@ describe('DeadLetterLog', () => {
     expect(lines).toEqual(['kafka: 2 messages of t[1] went to t.dlq (latest reason: r1)', 'kafka: 3 messages of t[1] went to t.dlq (latest reason: r2)']);
     log.flush();
     expect(lines).toHaveLength(2);
+  });
+});
+
+describe('IngestStats.deadLettered', () => {
+  it('counts every dead letter and keeps the latest, newest first, a few per batch, at most 50', () => {
+    const stats = new IngestStats();
+    const letters = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ offset: String(i), reason: `${tag} ${i}` }));
+    stats.deadLettered(2, letters(3, 'a'), Date.parse('2026-12-01T10:00:00Z'));
+    expect(stats.dlqSent).toBe(3);
+    expect(stats.recentDeadLetters.map((d) => d.reason)).toEqual(['a 0', 'a 1', 'a 2']);
+    expect(stats.recentDeadLetters[0]).toEqual({ at: '2026-12-01T10:00:00.000Z', partition: 2, offset: '0', reason: 'a 0' });
+    stats.deadLettered(0, letters(25, 'b'));
+    expect(stats.dlqSent).toBe(28);
+    expect(stats.recentDeadLetters).toHaveLength(13); // 10 of the 25, then the 3 before
+    expect(stats.recentDeadLetters[0].reason).toBe('b 0');
+    expect(stats.recentDeadLetters[10].reason).toBe('a 0');
+    for (let i = 0; i < 6; i++) stats.deadLettered(1, letters(10, `c${i}`));
+    expect(stats.recentDeadLetters).toHaveLength(50);
+    expect(stats.recentDeadLetters[0].reason).toBe('c5 0');
+    stats.deadLettered(1, [{ offset: '9', reason: 'x'.repeat(2_000) }]);
+    expect(stats.recentDeadLetters[0].reason).toHaveLength(500);
   });
 });

@@ -1,6 +1,6 @@
 // Ingest panel: how events are getting in, refreshed every 2 s. Throughput of POST /v1/events
 // over the last minute and its recent rejections; with Kafka also the consumer group's lag per
-// partition, dead letters, the consumer's state and the last error.
+// partition, dead letters (the latest with their reasons), the consumer's state and the last error.
 import { useEffect } from 'react';
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { getJson } from '../api/client.js';
@@ -8,7 +8,7 @@ import { useApi } from '../api/use-api.js';
 import { ErrorState, Loading } from '../components/states.js';
 import { KpiTile } from '../components/kpi-tile.js';
 import { formatInt, formatNumber, formatRelative } from '../lib/format.js';
-import type { IngestActivity, IngestStatus } from '../../../schemas/ingest-status.js';
+import type { IngestActivity, IngestStatus, RecentDeadLetter } from '../../../schemas/ingest-status.js';
 
 export function IngestPage() {
   const { state, reload } = useApi<IngestStatus>('/ingest/status', (signal) => getJson<IngestStatus>('/ingest/status', { signal }));
@@ -97,6 +97,7 @@ export function IngestPage() {
           </table>
         </section>
       )}
+      {c && <DeadLetters letters={c.recent_dead_letters} dlqTopic={kafka!.dlq_topic} />}
       {a && <Rejections activity={a} />}
     </div>
   );
@@ -152,6 +153,45 @@ function Rejections({ activity }: { activity: IngestActivity }) {
                 </td>
                 <td className="num">{r.index < 0 ? '—' : formatInt(r.index)}</td>
                 <td className="mono small">{r.error}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function DeadLetters({ letters, dlqTopic }: { letters: readonly RecentDeadLetter[]; dlqTopic: string }) {
+  return (
+    <section className="card table-card" aria-label="Recent dead letters">
+      <div className="card-head">
+        <h3>Recent dead letters</h3>
+        <span className="muted small">
+          the latest messages this worker sent to <code>{dlqTopic}</code>, newest first
+        </span>
+      </div>
+      {letters.length === 0 ? (
+        <div className="state state-empty">No message has gone to the dead-letter topic since this worker started.</div>
+      ) : (
+        <table className="runs-table rejections-table">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th className="num">Partition</th>
+              <th className="num">Offset</th>
+              <th>Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {letters.map((d, i) => (
+              <tr key={`${d.partition}-${d.offset}-${i}`}>
+                <td className="nowrap" title={d.at}>
+                  {formatRelative(d.at)}
+                </td>
+                <td className="num">{d.partition}</td>
+                <td className="num">{d.offset}</td>
+                <td className="mono small">{d.reason}</td>
               </tr>
             ))}
           </tbody>
