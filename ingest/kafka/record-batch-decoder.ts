@@ -4,9 +4,12 @@
 // timestamp and offset (parsed back from strings per record) and a header array folded by
 // spreading: about 1.5 KB allocated and 2 µs per message (bench/kafka-decode.ts, uncompressed),
 // for an object that holds two buffer views and two strings. This one reads the same
-// bytes straight from the buffer and builds the same objects (same fields, same values, same
-// order: test/kafka/record-batch-decoder.unit.test.ts compares both on encoded batches), with
-// Numbers where they are exact and BigInt where they are not. A compressed batch that cannot be
+// bytes straight from the buffer and gives records with the same fields and values
+// (test/kafka/record-batch-decoder.unit.test.ts compares both on encoded batches), with Numbers
+// where they are exact and BigInt where they are not. Each record reads its fields from the bytes
+// when they are asked for (LazyRecord): a fetch's records all live until the consumer has handed
+// them over, through several young-generation collections that copy every object they hold, and
+// a record that holds its batch and its position is one small object instead of six. A compressed batch that cannot be
 // decoded (no codec for it, bytes that do not decompress) becomes one dead letter
 // (undecodable-batch.ts) instead of failing the fetch; kafkajs's decoder would fail the fetch
 // for ever, or read a codec id it does not know (5-7) as no compression.
@@ -127,34 +130,99 @@ function decodeRecords(
 ): KafkaMessage[] {
   const out: KafkaMessage[] = new Array(count);
   const cursor = { buf, pos: start };
-  const offsetBase = new Int64Base(firstOffset);
-  const timestampBase = new Int64Base(firstTimestamp);
-  const appendTime = ctx.timestampType === LOG_APPEND_TIME && ctx.maxTimestamp ? ctx.maxTimestamp : null;
+  const source: RecordSource = {
+    buf,
+    ctx,
+    offsetBase: new Int64Base(firstOffset),
+    timestampBase: new Int64Base(firstTimestamp),
+    appendTime: ctx.timestampType === LOG_APPEND_TIME && ctx.maxTimestamp ? ctx.maxTimestamp : null,
+  };
   for (let i = 0; i < count; i++) {
     const length = readVarInt(cursor);
-    // The next record starts after this one's length, whatever its fields took.
-    const end = cursor.pos + length;
-    const attributes = buf.readInt8(cursor.pos++);
-    const timestampDelta = readVarLong(cursor);
-    const timestamp = appendTime ?? timestampBase.plus(timestampDelta);
-    const offset = offsetBase.plus(readVarInt(cursor));
-    const key = readVarIntBytes(cursor);
-    const value = readVarIntBytes(cursor);
-    const headers = readHeaders(cursor);
-    out[i] = {
-      magicByte: ctx.magicByte,
-      attributes,
-      timestamp,
-      offset,
-      key,
-      value,
-      headers,
-      isControlRecord: ctx.isControlBatch,
-      batchContext: ctx,
-    } as unknown as KafkaMessage;
-    cursor.pos = end;
+    if (length < 0 || cursor.pos + length > buf.length) throw new KafkaJSPartialMessageError(`Tried to decode a partial record: ${length} bytes at ${cursor.pos} of ${buf.length}`);
+    out[i] = new LazyRecord(source, cursor.pos) as unknown as KafkaMessage;
+    // The next record starts after this one's length, whatever its fields take.
+    cursor.pos += length;
   }
   return out;
+}
+
+/** The fields of a record, in the order kafkajs's decoder sets them. */
+export const RECORD_FIELDS = ['magicByte', 'attributes', 'timestamp', 'offset', 'key', 'value', 'headers', 'isControlRecord', 'batchContext'] as const;
+
+/** What the records of one batch share: its bytes, its context and the bases of their deltas. */
+interface RecordSource {
+  buf: Buffer;
+  ctx: RecordBatchContext & { magicByte: number };
+  offsetBase: Int64Base;
+  timestampBase: Int64Base;
+  appendTime: string | null;
+}
+
+/**
+ * A record of format v2, read from its bytes field by field when asked (attributes, timestamp
+ * delta, offset delta, key, value, headers follow each other): the values kafkajs's decoder
+ * gives, each made anew at each read, so nothing but its batch and its position is kept.
+ */
+class LazyRecord {
+  constructor(
+    private readonly src: RecordSource,
+    /** Where its attributes byte is. */
+    private readonly at: number,
+  ) {}
+
+  get magicByte(): number {
+    return this.src.ctx.magicByte;
+  }
+
+  get attributes(): number {
+    return this.src.buf.readInt8(this.at);
+  }
+
+  get timestamp(): string {
+    const c = { buf: this.src.buf, pos: this.at + 1 };
+    const delta = readVarLong(c);
+    return this.src.appendTime ?? this.src.timestampBase.plus(delta);
+  }
+
+  get offset(): string {
+    const c = { buf: this.src.buf, pos: this.at + 1 };
+    readVarLong(c);
+    return this.src.offsetBase.plus(readVarInt(c));
+  }
+
+  get key(): Buffer | null {
+    return readVarIntBytes(this.afterOffset());
+  }
+
+  get value(): Buffer | null {
+    const c = this.afterOffset();
+    skipVarIntBytes(c);
+    return readVarIntBytes(c);
+  }
+
+  get headers(): Headers {
+    const c = this.afterOffset();
+    skipVarIntBytes(c);
+    skipVarIntBytes(c);
+    return readHeaders(c);
+  }
+
+  get isControlRecord(): boolean {
+    return this.src.ctx.isControlBatch;
+  }
+
+  get batchContext(): RecordBatchContext & { magicByte: number } {
+    return this.src.ctx;
+  }
+
+  /** A cursor at the record's key. */
+  private afterOffset(): Cursor {
+    const c = { buf: this.src.buf, pos: this.at + 1 };
+    readVarLong(c);
+    readVarInt(c);
+    return c;
+  }
 }
 
 interface Cursor {
@@ -218,6 +286,11 @@ class Int64Base {
     }
     return (this.base + BigInt(delta)).toString();
   }
+}
+
+function skipVarIntBytes(c: Cursor): void {
+  const length = readVarInt(c);
+  if (length > 0) c.pos += length;
 }
 
 function readVarIntBytes(c: Cursor): Buffer | null {

@@ -2,7 +2,7 @@
 // batch decoder against kafkajs's on the bytes kafkajs's producer would send (a test and
 // bench/kafka-decode.ts use it). These are kafkajs internals: typed here as far as they are used.
 import { createRequire } from 'node:module';
-import type { FetchDecoder } from '../../ingest/kafka/record-batch-decoder.js';
+import { RECORD_FIELDS, type DecodedRecordBatch, type FetchDecoder } from '../../ingest/kafka/record-batch-decoder.js';
 
 const require = createRequire(import.meta.url);
 type Encoded = { buffer: Buffer };
@@ -39,4 +39,10 @@ export async function encodeBatch(
   const buf = Buffer.from(encoded.buffer);
   if (opts.attributes) buf.writeInt16BE(buf.readInt16BE(ATTRIBUTES_AT) | opts.attributes, ATTRIBUTES_AT);
   return buf;
+}
+
+/** A decoded batch with each record's fields read out as plain values (ours read them from the bytes when asked). */
+export function plainBatch(batch: DecodedRecordBatch): unknown {
+  const records = batch.records.map((r) => Object.fromEntries(RECORD_FIELDS.map((f) => [f, (r as unknown as Record<string, unknown>)[f]])));
+  return { ...batch, records };
 }
