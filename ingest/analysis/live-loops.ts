@@ -38,7 +38,8 @@ interface LiveRun {
   project: string;
   run_id: string;
   tracker: LoopTracker;
-  pendingSteps: Map<number, { event: StepEvent; parts: StepParts }>;
+  /** Steps waiting to be signed, as little of each as signing needs (they live a while). */
+  pendingSteps: Map<number, StepInput>;
   pendingCalls: Map<number, ToolCallInput[]>;
   lastSeen: number;
 }
@@ -92,9 +93,7 @@ export class LiveLoopDetector {
         lastRun = run;
       }
       if (e.type === 'step') {
-        if (run.pendingSteps.size < MAX_PENDING && !run.pendingSteps.has(e.step)) {
-          run.pendingSteps.set(e.step, { event: e, parts: stepPartsAt(parts, i, e) });
-        }
+        if (run.pendingSteps.size < MAX_PENDING && !run.pendingSteps.has(e.step)) run.pendingSteps.set(e.step, this.pendingStep(e, stepPartsAt(parts, i, e)));
       } else if (e.step !== null) {
         // What signing needs, in a small object of one shape (texts for a step of several calls).
         const call: ToolCallInput = { step: e.step, tool: e.tool, arguments: e.arguments, status: e.status, output: e.output, parts: callPartsAt(parts, i, e) };
@@ -140,6 +139,25 @@ export class LiveLoopDetector {
     }
   }
 
+  /**
+   * What signing needs of a step: its signature parts stand for its texts (so the event and its
+   * action and observation are let go: a step waits settleMs here, through several young-generation
+   * collections, and all it held would be copied at each), its cost priced now when not sent.
+   */
+  private pendingStep(e: StepEvent, parts: StepParts): StepInput {
+    return {
+      step: e.step,
+      action: '',
+      observation: '',
+      error_type: e.error_type,
+      error_message: e.error_message,
+      input_tokens: e.input_tokens,
+      output_tokens: e.output_tokens,
+      cost_usd: e.cost_usd ?? this.opts.costOf?.(e) ?? null,
+      parts,
+    };
+  }
+
   private touch(key: string, project: string, run_id: string, now: number): LiveRun {
     let run = this.runs.get(key);
     if (run) this.runs.delete(key); // re-inserted last: Map order is least recently active first
@@ -163,22 +181,11 @@ export class LiveLoopDetector {
     for (const key of this.dirty) {
       const run = this.runs.get(key);
       if (!run || run.pendingSteps.size === 0) continue;
-      const steps = [...run.pendingSteps.values()].sort((a, b) => a.event.step - b.event.step);
-      for (const { event: step, parts } of steps) {
+      const steps = [...run.pendingSteps.values()].sort((a, b) => a.step - b.step);
+      for (const step of steps) {
         const calls = run.pendingCalls.get(step.step) ?? [];
         run.pendingCalls.delete(step.step);
-        const input: StepInput = {
-          step: step.step,
-          action: step.action,
-          observation: step.observation,
-          error_type: step.error_type,
-          error_message: step.error_message,
-          input_tokens: step.input_tokens,
-          output_tokens: step.output_tokens,
-          cost_usd: step.cost_usd,
-          parts,
-        };
-        const signed = signStep(input, calls, { costOf: this.opts.costOf ? () => this.opts.costOf!(step) : undefined });
+        const signed = signStep(step, calls);
         for (const ev of run.tracker.push(signed)) {
           if (ev.type === 'loop_detected') signals.push(toSignal(run, ev.loop, now));
         }

@@ -57,6 +57,24 @@ describe('LiveLoopDetector', () => {
     expect(signals.map((s) => s.run_id)).toEqual(['stuck']);
   });
 
+  it('counts the tokens and cost spent inside a loop, pricing steps sent without a cost', async () => {
+    const priced: number[] = [];
+    const { d, signals } = make({
+      costOf: (s) => {
+        priced.push(s.step);
+        return s.input_tokens * 0.001;
+      },
+    });
+    const unpriced = (n: number) => ({ ...step('c', n, 'make', 'error: missing file'), cost_usd: null, input_tokens: 100 + n });
+    d.notify([unpriced(0), step('c', 1, 'make', 'error: missing file'), unpriced(2)]);
+    await d.flush();
+    expect(priced).toEqual([0, 2]); // only the steps that carry no cost
+    expect(signals).toHaveLength(1);
+    const loop = JSON.parse(signals[0].details) as { tokens: number; cost_usd: number; first_step: number; last_step: number };
+    expect(loop).toMatchObject({ first_step: 0, last_step: 2, tokens: 100 + 5 + 10 + 5 + 102 + 5 });
+    expect(loop.cost_usd).toBeCloseTo(0.1 + 0.01 + 0.102, 10);
+  });
+
   it('keeps at most maxRuns runs, dropping the least recently active, and drops idle and ended runs', async () => {
     let now = 0;
     const { d } = make({ maxRuns: 500, idleMs: 1000, clock: () => now });
