@@ -4,11 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rowBinaryEncoders } from '../ingest/batch-writer.js';
+import { encodeTableRows, rowBinaryEncoders } from '../ingest/batch-writer.js';
 import { eventsToRows, TABLE_COLUMNS, type TableName } from '../ingest/event-rows.js';
 import { loadPriceBook } from '../ingest/load-prices.js';
 import { normalizeEvent, type TrajEvent } from '../schemas/normalize-event.js';
-import { EncodedRows, openStorage } from '../storage/gateway.js';
+import { openStorage } from '../storage/gateway.js';
 import { migrate } from '../storage/migrate.js';
 
 export type InsertFormat = 'rowbinary' | 'json';
@@ -28,9 +28,7 @@ export async function directInsertRate(events: readonly Record<string, unknown>[
     for (const b of batches) {
       for (const table of Object.keys(b.rows) as TableName[]) {
         const rows = b.rows[table];
-        const encoder = encoders[table];
-        const binary = rows.length ? encoder?.encode(rows) : undefined;
-        await storage.insert(table, binary ? new EncodedRows(binary, rows.length, encoder!.structure) : rows, undefined, TABLE_COLUMNS[table]);
+        if (rows.length) await storage.insert(table, encodeTableRows(table, rows, encoders[table]), undefined, TABLE_COLUMNS[table]);
       }
     }
     return events.length / ((performance.now() - t) / 1000);

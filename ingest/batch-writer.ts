@@ -119,7 +119,7 @@ export class BatchWriter {
     for (const table of TABLES) {
       const incoming = batch.rows[table];
       if (!incoming.length) continue;
-      const e = this.encode(table, incoming);
+      const e = encodeTableRows(table, incoming, this.opts.encoders?.[table]);
       entry.tables.push([table, e]);
       entry.bytes += e.payload.length;
     }
@@ -134,13 +134,6 @@ export class BatchWriter {
     }
     this.schedule();
     return done;
-  }
-
-  private encode(table: TableName, rows: readonly object[]): EncodedRows {
-    const encoder = this.opts.encoders?.[table];
-    const binary = encoder?.encode(rows);
-    if (binary) return new EncodedRows(binary, rows.length, encoder!.structure);
-    return new EncodedRows(encodeRows(rows, TABLE_COLUMNS[table]), rows.length);
   }
 
   /** Writes everything buffered now and resolves when it is stored. */
@@ -271,6 +264,13 @@ export class BatchWriter {
       }
     }
   }
+}
+
+/** A table's rows as the writer sends them: RowBinary when an encoder is given and holds them, else JSON. */
+export function encodeTableRows(table: TableName, rows: readonly object[], encoder?: RowBinaryEncoder): EncodedRows {
+  const binary = encoder?.encode(rows);
+  if (binary) return new EncodedRows(binary, rows.length, encoder!.structure);
+  return new EncodedRows(encodeRows(rows, TABLE_COLUMNS[table]), rows.length);
 }
 
 /** RowBinary encoders of the tables with fixed columns, as far as the storage takes RowBinary. */

@@ -164,18 +164,12 @@ class ClickHouseStorage implements Storage {
   async insert(table: string, rows: readonly object[] | EncodedRows, dedupToken?: string, columns?: readonly string[]): Promise<void> {
     const encoded = rows instanceof EncodedRows;
     if ((encoded ? rows.count : rows.length) === 0) return;
-    if (encoded && rows.structure !== undefined) {
-      try {
-        await this.insertRowBinary(table, rows, rows.structure, dedupToken, columns);
-      } finally {
-        this.writes++;
-      }
-      return;
-    }
     const clickhouse_settings = dedupToken ? { insert_deduplication_token: dedupToken } : undefined;
     const format = columns ? 'JSONCompactEachRow' : 'JSONEachRow';
     try {
-      if (this.raw) {
+      if (encoded && rows.structure !== undefined) {
+        await this.insertRowBinary(table, rows, rows.structure, dedupToken, columns);
+      } else if (this.raw) {
         // Embedded: one buffer of rows handed to the engine, which parses it off the main thread.
         // The token goes in the INSERT's own SETTINGS clause: a SET would outlive the statement on
         // the shared session and could reach an insert running beside it.

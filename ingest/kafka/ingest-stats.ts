@@ -2,10 +2,10 @@
 // seconds), messages sent to the DLQ (the latest with their reasons), the last error, and what
 // it saw per partition.
 import type { RecentDeadLetter } from '../../schemas/ingest-status.js';
+import { keepRecent } from '../recent-list.js';
 
-/** Dead letters kept for the status, newest first; a batch adds its first few. */
+/** Dead letters kept for the status, newest first (a batch adds its first few). */
 const RECENT_DEAD_LETTERS = 50;
-const PER_BATCH = 10;
 export interface PartitionSeen {
   partition: number;
   /** Next offset to read, as committed by this process after its rows were stored. */
@@ -52,10 +52,8 @@ export class IngestStats {
   deadLettered(partition: number, letters: ReadonlyArray<{ offset: string; reason: string }>, now = Date.now()): void {
     this.dlqSent += letters.length;
     const at = new Date(now).toISOString();
-    for (const l of letters.slice(0, PER_BATCH).reverse()) {
-      this.recentDeadLetters.unshift({ at, partition, offset: l.offset, reason: l.reason.slice(0, 500) });
-    }
-    if (this.recentDeadLetters.length > RECENT_DEAD_LETTERS) this.recentDeadLetters.length = RECENT_DEAD_LETTERS;
+    const entries = letters.slice(0, RECENT_DEAD_LETTERS).map((l) => ({ at, partition, offset: l.offset, reason: l.reason.slice(0, 500) }));
+    keepRecent(this.recentDeadLetters, entries, RECENT_DEAD_LETTERS);
   }
 
   error(err: unknown, now = Date.now()): void {

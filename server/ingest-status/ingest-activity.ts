@@ -1,6 +1,7 @@
 // What POST /v1/events has seen lately, for the ingest panel: accepted events per second over
 // the last minute and the most recent rejections with their reasons. In memory, per process,
 // bounded (60 one-second buckets, RECENT_REJECTIONS entries). No I/O.
+import { keepRecent } from '../../ingest/recent-list.js';
 import type { IngestActivity as IngestActivitySnapshot } from '../../schemas/ingest-status.js';
 
 const SECONDS = 60;
@@ -29,10 +30,8 @@ export class IngestActivity {
     this.rejectedTotal += rejected.length;
     const at = new Date(now).toISOString();
     // Newest first; a request with many rejections keeps only its first few.
-    for (const r of rejected.slice(0, 10).reverse()) {
-      this.recent.unshift({ at, source, index: r.index, error: r.error.slice(0, 500) });
-    }
-    if (this.recent.length > RECENT_REJECTIONS) this.recent.length = RECENT_REJECTIONS;
+    const entries = rejected.slice(0, RECENT_REJECTIONS).map((r) => ({ at, source, index: r.index, error: r.error.slice(0, 500) }));
+    keepRecent(this.recent, entries, RECENT_REJECTIONS);
   }
 
   snapshot(): IngestActivitySnapshot {
