@@ -806,6 +806,8 @@ export interface SearchMatch {
   call_id: string;
   /** At most about 200 characters of the field around its first match ('…' where cut). */
   snippet: string;
+  /** Where the first match is in the snippet, in characters (Unicode code points); null when it cannot be told. */
+  highlight: { start: number; length: number } | null;
   /** Dashboard path of the run at that step: /runs/<run_id>?step=<step>. */
   link: string;
 }
@@ -824,12 +826,25 @@ export interface SearchRun {
   matches: SearchMatch[];
 }
 
+/** GET /api/v1/runs/:run_id/find: the matching steps and tool calls of one run, in step order. */
+export interface RunFindAnswer {
+  run_id: string;
+  project: string;
+  /** Matching steps and tool calls in the run (more than `matches` holds when cut at `limit`). */
+  total: number;
+  /** The words searched for (words and phrase modes), lower-cased as the engine cut them; [] otherwise. */
+  words: string[];
+  matches: SearchMatch[];
+}
+
 /** GET /api/v1/search: runs whose steps or tool calls hold the text asked for. */
 export interface SearchAnswer {
   /** Runs with at least one match, over every page. */
   total_runs: number;
   /** Matching steps and tool calls, over every page. */
   total_hits: number;
+  /** The words searched for (words and phrase modes), lower-cased as the engine cut them; [] otherwise. */
+  words: string[];
   runs: SearchRun[];
   /** The offset of the next page; null on the last. */
   next_offset: number | null;

@@ -12,7 +12,7 @@ import { createBody } from '../auth/keys-router.js';
 import { groupsSchema } from '../loops/loop-groups-router.js';
 import { breakdownSchema, failuresSchema, loopsSchema, spikesSchema } from '../metrics/analytics-router.js';
 import { changesSchema } from '../changes/changes-router.js';
-import { searchSchema } from '../search/search-router.js';
+import { findSchema, searchSchema } from '../search/search-router.js';
 import { timeseriesSchema } from '../metrics/metrics-router.js';
 import { stepsSchema, tasksSchema, trainerSchema } from '../rl/rl-router.js';
 import { runFiltersSchema } from '../../storage/queries/run-filters.js';
@@ -148,6 +148,13 @@ export function apiOperations(): Operation[] {
       description: `${FILTERS} Here from/to bound the steps' and tool calls' ts, and q is the text searched for. A regex the engine cannot compile is a 400 (bad_regex) with its reason.`,
       query: searchSchema,
       answers: [json(200, 'SearchAnswer (schemas/api.ts): total_runs, total_hits, a page of runs with their first 5 matches, next_offset')],
+    },
+    {
+      method: 'get', path: '/api/v1/runs/{run_id}/find', tag: 'runs', summary: 'Find text in one run: its matching steps and tool calls in step order',
+      description: 'q, mode, field and tool as in /api/v1/search. A regex the engine cannot compile is a 400 (bad_regex).',
+      params: runId,
+      query: findSchema,
+      answers: [json(200, 'RunFindAnswer (schemas/api.ts): total, words, the first `limit` matches with snippets and links')],
     },
     { method: 'get', path: '/api/v1/projects', tag: 'analytics', summary: 'The projects that hold runs', answers: [json(200, 'the projects with their run count and last activity', answers.projectList)] },
     // ── rl

@@ -1,9 +1,12 @@
 // Full-text search over the steps (action, observation, error_message) and tool calls (arguments,
 // output, error_message) of every run (GET /api/v1/search): the matching runs a page at a time,
 // with their hit counts and their first matches, each with a snippet cut in SQL. Identifiers are
-// fixed here; every value is a {name:Type} parameter. Rows are read with FINAL (re-delivered
-// events count once), only the projects asked for (PREWHERE on the first key column).
-import type { SearchAnswer, SearchMatch, SearchRun } from '../../schemas/api.js';
+// fixed here; every value is a {name:Type} parameter. Words and phrases are looked up in the text
+// indexes (0016_text_indexes.sql). Rows are read without FINAL, which would merge every granule of
+// the tables and cost 6 times the lookup: a re-delivered step or call counts once all the same
+// (counted by its key, listed once). A step replaced by a later version with another text (not a re-delivery)
+// can still be found by its former text until the engine merges the two versions.
+import type { RunFindAnswer, SearchAnswer, SearchMatch, SearchRun } from '../../schemas/api.js';
 import { ApiError } from '../../schemas/api-error.js';
 import type { QueryParams, Storage } from '../gateway.js';
 import { EMPTY_FILTERS, type RunFilters } from './run-filters.js';
@@ -58,20 +61,35 @@ export function searchedColumns(field: SearchField, tool: string | undefined): {
 }
 
 /** A match condition on `column` and the 1-based character position of its first match. */
-function matcher(o: SearchOptions, params: QueryParams): { cond: (col: string) => string; pos: (col: string) => string } {
+function matcher(o: SearchOptions, params: QueryParams): { cond: (col: string) => string; pos: (col: string) => string; len: (col: string) => string } {
   params.s_text = o.text;
   if (o.mode === 'words') {
-    // The words as the engine's tokens() cut the question (wordsOf), each a token of the text in any case.
-    const words = o.words ?? [];
-    words.forEach((w, i) => (params[`s_w${i}`] = w));
+    // The words as the engine's tokens() cut the question (wordsOf), lower-cased as the text
+    // indexes hold them (0016_text_indexes.sql): hasAllTokens reads the index, not the texts.
+    params.s_words = o.words ?? [];
     return {
-      cond: (col) => `(${words.map((_, i) => `hasTokenCaseInsensitive(${col}, {s_w${i}:String})`).join(' AND ')})`,
-      pos: (col) => `positionCaseInsensitiveUTF8(${col}, {s_w0:String})`,
+      cond: (col) => `hasAllTokens(${col}, {s_words:Array(String)})`,
+      pos: (col) => `positionCaseInsensitiveUTF8(${col}, {s_words:Array(String)}[1])`,
+      len: () => `lengthUTF8({s_words:Array(String)}[1])`,
     };
   }
-  if (o.mode === 'phrase') return { cond: (col) => `positionCaseInsensitiveUTF8(${col}, {s_text:String}) > 0`, pos: (col) => `positionCaseInsensitiveUTF8(${col}, {s_text:String})` };
-  if (o.mode === 'substring') return { cond: (col) => `position(${col}, {s_text:String}) > 0`, pos: (col) => `positionUTF8(${col}, {s_text:String})` };
-  return { cond: (col) => `match(${col}, {s_text:String})`, pos: (col) => `positionUTF8(${col}, regexpExtract(${col}, {s_text:String}, 0))` };
+  if (o.mode === 'phrase') {
+    // The index finds the rows holding every word of the phrase; the phrase itself is then
+    // looked for in them (a phrase of no word, e.g. punctuation only, reads every text).
+    const words = o.words ?? [];
+    params.s_words = words;
+    const pos = (col: string) => `positionCaseInsensitiveUTF8(${col}, {s_text:String})`;
+    const len = () => `lengthUTF8({s_text:String})`;
+    return { cond: (col) => (words.length ? `(hasAllTokens(${col}, {s_words:Array(String)}) AND ${pos(col)} > 0)` : `${pos(col)} > 0`), pos, len };
+  }
+  if (o.mode === 'substring') {
+    return { cond: (col) => `position(${col}, {s_text:String}) > 0`, pos: (col) => `positionUTF8(${col}, {s_text:String})`, len: () => `lengthUTF8({s_text:String})` };
+  }
+  return {
+    cond: (col) => `match(${col}, {s_text:String})`,
+    pos: (col) => `positionUTF8(${col}, regexpExtract(${col}, {s_text:String}, 0))`,
+    len: (col) => `lengthUTF8(regexpExtract(${col}, {s_text:String}, 0))`,
+  };
 }
 
 /** Run filters beyond project and the time window: they need the run summary. */
@@ -86,16 +104,17 @@ function needsSummary(f: RunFilters): boolean {
 /**
  * The matching steps and tool calls as rows (project, run_id, step, source, tool, call_id, ts
  * and, with `details`, field and snippet). `keys`: a condition on (project, run_id) narrowing the runs.
+ * With `details` a row delivered twice is listed once; without, count it with HIT_KEY.
  */
-function matchedSql(o: SearchOptions, f: RunFilters, params: QueryParams, keys: string, details: boolean): string {
+export function matchedSql(o: SearchOptions, f: RunFilters, params: QueryParams, keys: string, details: boolean): string {
   const m = matcher(o, params);
   const cols = searchedColumns(o.field, o.tool);
-  const pre: string[] = [];
-  if (f.project.length) {
-    params.s_project = f.project;
-    pre.push('project IN {s_project:Array(String)}');
-  }
   const where: string[] = [];
+  if (f.project.length) {
+    // In WHERE: as PREWHERE beside a text index read, the engine loses the column (26.7: NOT_FOUND_COLUMN_IN_BLOCK).
+    params.s_project = f.project;
+    where.push('project IN {s_project:Array(String)}');
+  }
   if (f.from !== undefined) {
     params.s_from = f.from;
     where.push('ts >= fromUnixTimestamp64Milli({s_from:Int64})');
@@ -105,16 +124,16 @@ function matchedSql(o: SearchOptions, f: RunFilters, params: QueryParams, keys: 
     where.push('ts < fromUnixTimestamp64Milli({s_to:Int64})');
   }
   if (keys) where.push(keys);
-  const part = (table: string, columns: Column[], head: string, extra: string[]) => {
+  const part = (table: string, columns: Column[], head: string, extra: string[], key: string) => {
     if (!columns.length) return null;
     const any = `(${columns.map((c) => m.cond(c.column)).join(' OR ')})`;
     let detail = '';
     if (details) {
       const pick = (what: (c: Column) => string) => (columns.length === 1 ? what(columns[0]) : `multiIf(${columns.map((c, i) => (i < columns.length - 1 ? `${m.cond(c.column)}, ${what(c)}` : what(c))).join(', ')})`);
-      detail = `, ${pick((c) => `'${c.field}'`)} AS field, ${pick((c) => c.column)} AS text, ${pick((c) => m.pos(c.column))} AS pos`;
+      detail = `, ${pick((c) => `'${c.field}'`)} AS field, ${pick((c) => c.column)} AS text, ${pick((c) => m.pos(c.column))} AS pos, ${pick((c) => m.len(c.column))} AS len`;
     }
     const conds = [any, ...extra, ...where];
-    return `SELECT ${head}, ts${detail} FROM ${table} FINAL ${pre.length ? `PREWHERE ${pre.join(' AND ')}` : ''} WHERE ${conds.join(' AND ')}`;
+    return `SELECT ${head}, ts${detail} FROM ${table} WHERE ${conds.join(' AND ')}${details ? ` LIMIT 1 BY ${key}` : ''}`;
   };
   const toolCond: string[] = [];
   if (o.tool !== undefined) {
@@ -122,18 +141,19 @@ function matchedSql(o: SearchOptions, f: RunFilters, params: QueryParams, keys: 
     toolCond.push('tool = {s_tool:String}');
   }
   const parts = [
-    part('steps', cols.steps, `project, run_id, toNullable(step) AS step, 'step' AS source, '' AS tool, '' AS call_id`, []),
-    part('tool_calls', cols.calls, `project, run_id, step, 'tool_call' AS source, toString(tool) AS tool, call_id`, toolCond),
+    part('steps', cols.steps, `project, run_id, toNullable(step) AS step, 'step' AS source, '' AS tool, '' AS call_id`, [], 'project, run_id, step'),
+    part('tool_calls', cols.calls, `project, run_id, step, 'tool_call' AS source, toString(tool) AS tool, call_id`, toolCond, 'project, run_id, call_id'),
   ].filter((p): p is string => p !== null);
   return parts.join('\nUNION ALL\n');
 }
 
-/** The words of a words search as the engine cuts text into tokens (tokens()), each once in any case; none is a 400. */
+/**
+ * The words of a text as the text indexes cut and hold them: the engine's tokens(text,
+ * 'splitByNonAlpha') of the lower-cased text, each once (0016_text_indexes.sql).
+ */
 async function wordsOf(storage: Storage, text: string): Promise<string[]> {
-  const [r] = await storage.query<{ words: string[] }>(`SELECT arrayDistinct(tokens(lowerUTF8({text:String}))) AS words`, { text });
-  const words = (r?.words ?? []).map(String);
-  if (!words.length) throw new ApiError(400, 'bad_request', 'q: no word to search for (words are letters and digits; use mode=substring for other characters)');
-  return words;
+  const [r] = await storage.query<{ words: string[] }>(`SELECT arrayDistinct(tokens(lowerUTF8({text:String}), 'splitByNonAlpha')) AS words`, { text });
+  return (r?.words ?? []).map(String);
 }
 
 /** Engine error of a regular expression it cannot compile: a 400 that says why. */
@@ -150,13 +170,49 @@ async function checkPattern(storage: Storage, pattern: string): Promise<void> {
 
 const tuples = (p: string, r: string) => `(project, run_id) IN (SELECT x.1, x.2 FROM (SELECT arrayJoin(arrayZip({${p}:Array(String)}, {${r}:Array(String)})) AS x))`;
 
-export async function searchRuns(storage: Storage, filters: RunFilters, o: SearchOptions): Promise<SearchAnswer> {
+/** The search made ready: a regex the engine can compile, the words of a words or phrase search, columns to search. */
+async function prepared(storage: Storage, o: SearchOptions): Promise<SearchOptions> {
   if (o.mode === 'regex') await checkPattern(storage, o.text);
-  if (o.mode === 'words') o = { ...o, words: await wordsOf(storage, o.text) };
+  if (o.mode === 'words' || o.mode === 'phrase') {
+    const words = await wordsOf(storage, o.text);
+    if (o.mode === 'words' && !words.length) {
+      throw new ApiError(400, 'bad_request', 'q: no word to search for (words are letters and digits; use mode=substring for other characters)');
+    }
+    o = { ...o, words };
+  }
   const cols = searchedColumns(o.field, o.tool);
   if (!cols.steps.length && !cols.calls.length) {
     throw new ApiError(400, 'bad_request', `field: ${o.field} is a field of steps, and tool= searches tool calls only`);
   }
+  return o;
+}
+
+/** One matching step or tool call of a run, however often it was delivered: count hits with uniqExact(HIT_KEY). */
+const HIT_KEY = `source, if(source = 'step', toString(step), call_id)`;
+
+/** Columns of a match with its snippet (around its first match) and where the match is in it, over matchedSql(details). */
+const MATCH_COLUMNS = `project, run_id, step, source, tool, call_id, field,
+       greatest(1, toInt64(pos) - {s_before:UInt32}) AS st,
+       concat(if(st > 1, '…', ''), substringUTF8(text, st, {s_chars:UInt32}), if(st + {s_chars:UInt32} <= lengthUTF8(text), '…', '')) AS snippet,
+       toInt64(pos) - st + if(st > 1, 1, 0) AS hl_start, least(toInt64(len), {s_chars:UInt32} - (toInt64(pos) - st)) AS hl_length`;
+const SNIPPET_PARAMS = { s_chars: SNIPPET_CHARS, s_before: SNIPPET_BEFORE };
+
+function matchOf(r: Record<string, unknown>): SearchMatch {
+  const step = numOrNull(r.step);
+  return {
+    step,
+    source: r.source === 'tool_call' ? 'tool_call' : 'step',
+    field: String(r.field),
+    tool: String(r.tool),
+    call_id: String(r.call_id),
+    snippet: String(r.snippet),
+    highlight: num(r.hl_length) > 0 && num(r.hl_start) >= 0 ? { start: num(r.hl_start), length: num(r.hl_length) } : null,
+    link: `/runs/${encodeURIComponent(String(r.run_id))}${step === null ? '' : `?step=${step}`}`,
+  };
+}
+
+export async function searchRuns(storage: Storage, filters: RunFilters, o: SearchOptions): Promise<SearchAnswer> {
+  o = await prepared(storage, o);
   // The run filters but the window (it applies to the steps' and calls' ts) and q (the search text here).
   const runFilters: RunFilters = { ...filters, from: undefined, to: undefined, q: undefined };
   const params: QueryParams = {};
@@ -169,7 +225,7 @@ export async function searchRuns(storage: Storage, filters: RunFilters, o: Searc
   const runsPre = filters.project.length ? 'PREWHERE project IN {s_project:Array(String)}' : '';
   const page = await storage.query<Record<string, unknown>>(
     `SELECT project, run_id, hits, count() OVER () AS total_runs, sum(hits) OVER () AS total_hits
-     FROM (SELECT project, run_id, count() AS hits FROM (${matched}) GROUP BY project, run_id) AS h
+     FROM (SELECT project, run_id, uniqExact(${HIT_KEY}) AS hits FROM (${matched}) GROUP BY project, run_id) AS h
      LEFT JOIN (SELECT project, run_id, ifNull(min(started_at), min(first_event_at)) AS started_at FROM runs ${runsPre} GROUP BY project, run_id) AS r
        USING (project, run_id)
      ORDER BY ${order}
@@ -180,14 +236,15 @@ export async function searchRuns(storage: Storage, filters: RunFilters, o: Searc
   let totalHits = page.length ? num(page[0].total_hits) : 0;
   if (!page.length && o.offset > 0) {
     const t = await storage.query<Record<string, unknown>>(
-      `SELECT uniqExact(project, run_id) AS runs, count() AS hits FROM (${matched})`,
+      `SELECT uniqExact(project, run_id) AS runs, uniqExact(project, run_id, ${HIT_KEY}) AS hits FROM (${matched})`,
       params,
     );
     totalRuns = num(t[0]?.runs);
     totalHits = num(t[0]?.hits);
   }
   const next_offset = o.offset + page.length < totalRuns ? o.offset + page.length : null;
-  if (!page.length) return { total_runs: totalRuns, total_hits: totalHits, runs: [], next_offset };
+  const words = o.words ?? [];
+  if (!page.length) return { total_runs: totalRuns, total_hits: totalHits, words, runs: [], next_offset };
 
   const pageProjects = page.map((r) => String(r.project));
   const pageRuns = page.map((r) => String(r.run_id));
@@ -207,19 +264,19 @@ export async function searchRuns(storage: Storage, filters: RunFilters, o: Searc
       matches: matches.get(k) ?? [],
     };
   });
-  return { total_runs: totalRuns, total_hits: totalHits, runs, next_offset };
+  return { total_runs: totalRuns, total_hits: totalHits, words, runs, next_offset };
 }
 
 /** The first matches (by step) of each run of a page, with their snippets. */
 async function pageMatches(storage: Storage, o: SearchOptions, f: RunFilters, projects: string[], runIds: string[]): Promise<Map<string, SearchMatch[]>> {
-  const params: QueryParams = { pg_p: projects, pg_r: runIds, s_per_run: MATCHES_PER_RUN, s_chars: SNIPPET_CHARS, s_before: SNIPPET_BEFORE };
-  // Only the page's runs: their projects and run ids narrow the key ranges read.
+  const params: QueryParams = { pg_r: runIds, s_per_run: MATCHES_PER_RUN, ...SNIPPET_PARAMS };
+  // Only the page's runs: their projects and run ids narrow the key ranges read (a run of the
+  // same id in another of the page's projects is read too, and left out: the answer is keyed by
+  // project and run).
   const scoped: RunFilters = { ...f, project: [...new Set(projects)] };
-  const matched = matchedSql(o, scoped, params, `run_id IN {pg_r:Array(String)} AND ${tuples('pg_p', 'pg_r')}`, true);
+  const matched = matchedSql(o, scoped, params, `run_id IN {pg_r:Array(String)}`, true);
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT project, run_id, step, source, tool, call_id, field,
-       greatest(1, toInt64(pos) - {s_before:UInt32}) AS st,
-       concat(if(st > 1, '…', ''), substringUTF8(text, st, {s_chars:UInt32}), if(st + {s_chars:UInt32} <= lengthUTF8(text), '…', '')) AS snippet
+    `SELECT ${MATCH_COLUMNS}
      FROM (${matched})
      ORDER BY project, run_id, ifNull(step, 4294967295), source, ts, call_id
      LIMIT {s_per_run:UInt32} BY project, run_id`,
@@ -228,21 +285,29 @@ async function pageMatches(storage: Storage, o: SearchOptions, f: RunFilters, pr
   const out = new Map<string, SearchMatch[]>();
   for (const r of rows) {
     const k = `${String(r.project)}\u0000${String(r.run_id)}`;
-    const step = numOrNull(r.step);
-    const runId = String(r.run_id);
     const list = out.get(k) ?? [];
-    list.push({
-      step,
-      source: r.source === 'tool_call' ? 'tool_call' : 'step',
-      field: String(r.field),
-      tool: String(r.tool),
-      call_id: String(r.call_id),
-      snippet: String(r.snippet),
-      link: `/runs/${encodeURIComponent(runId)}${step === null ? '' : `?step=${step}`}`,
-    });
+    list.push(matchOf(r));
     out.set(k, list);
   }
   return out;
+}
+
+/**
+ * Find in one run (GET /api/v1/runs/:run_id/find): its matching steps and tool calls in step
+ * order, the first `o.limit` of them with their snippets, and how many there are in all.
+ */
+export async function findInRun(storage: Storage, project: string, runId: string, o: SearchOptions): Promise<RunFindAnswer> {
+  o = await prepared(storage, o);
+  const params: QueryParams = { f_run: runId, s_limit: o.limit, ...SNIPPET_PARAMS };
+  const matched = matchedSql(o, { ...EMPTY_FILTERS, project: [project] }, params, 'run_id = {f_run:String}', true);
+  const rows = await storage.query<Record<string, unknown>>(
+    `SELECT ${MATCH_COLUMNS}, count() OVER () AS total
+     FROM (${matched})
+     ORDER BY ifNull(step, 4294967295), source, ts, call_id
+     LIMIT {s_limit:UInt32}`,
+    params,
+  );
+  return { run_id: runId, project, total: rows.length ? num(rows[0].total) : 0, words: o.words ?? [], matches: rows.map(matchOf) };
 }
 
 /** Task, status, model and start of the page's runs, from the shared run summary. */

@@ -51,8 +51,9 @@ describe('GET /api/v1/search', () => {
     expect(run).toMatchObject({ run_id: 'a1', project: 'alpha', task_id: 'task-a1', status: 'success', model: 'm-1', hits: 1 });
     expect(run.started_at).toBe(at(10));
     expect(run.matches).toEqual([
-      { step: 0, source: 'step', field: 'observation', tool: '', call_id: '', snippet: 'The Zebra crossed the road', link: '/runs/a1?step=0' },
+      { step: 0, source: 'step', field: 'observation', tool: '', call_id: '', snippet: 'The Zebra crossed the road', highlight: { start: 10, length: 7 }, link: '/runs/a1?step=0' },
     ]);
+    expect(body.words).toEqual(['crossed']); // as the engine cut and lower-cased them
     expect((await search('q=cross')).total_runs).toBe(0); // not a whole token
     expect((await search('q=crossed&field=action')).total_runs).toBe(0);
   });
@@ -69,7 +70,7 @@ describe('GET /api/v1/search', () => {
   it('finds a phrase, any case', async () => {
     const body = await search('q=connection%20refused&mode=phrase');
     expect(body).toMatchObject({ total_runs: 1, total_hits: 1 });
-    expect(body.runs[0].matches[0]).toMatchObject({ step: 0, field: 'observation', snippet: 'Connection Refused by host' });
+    expect(body.runs[0].matches[0]).toMatchObject({ step: 0, field: 'observation', snippet: 'Connection Refused by host', highlight: { start: 0, length: 18 } });
     expect((await search('q=refused%20connection&mode=phrase')).total_runs).toBe(0);
   });
 
@@ -81,14 +82,14 @@ describe('GET /api/v1/search', () => {
     const lower = await search('q=odo%20l&mode=substring');
     expect(lower).toMatchObject({ total_runs: 1, total_hits: 1 });
     expect(lower.runs[0].matches).toEqual([
-      { step: 0, source: 'tool_call', field: 'tool_output', tool: 'bash', call_id: 'c-a3-0', snippet: 'todo list', link: '/runs/a3?step=0' },
+      { step: 0, source: 'tool_call', field: 'tool_output', tool: 'bash', call_id: 'c-a3-0', snippet: 'todo list', highlight: { start: 1, length: 5 }, link: '/runs/a3?step=0' },
     ]);
   });
 
   it('matches a regex, here in the error messages of steps and tool calls', async () => {
     const body = await search(`q=${encodeURIComponent('Time(out|d) \\w+')}&mode=regex&field=error`);
     expect(body).toMatchObject({ total_runs: 1, total_hits: 1 });
-    expect(body.runs[0].matches).toEqual([expect.objectContaining({ step: 1, source: 'step', field: 'error', snippet: 'Timeout waiting for lock' })]);
+    expect(body.runs[0].matches).toEqual([expect.objectContaining({ step: 1, source: 'step', field: 'error', snippet: 'Timeout waiting for lock', highlight: { start: 0, length: 15 } })]);
     const both = await search(`q=${encodeURIComponent('(?i)timeout')}&mode=regex&field=error`);
     expect(both).toMatchObject({ total_runs: 1, total_hits: 2 });
     expect(both.runs[0].matches.map((m: any) => [m.source, m.field, m.snippet])).toEqual([
@@ -146,12 +147,40 @@ describe('GET /api/v1/search', () => {
     expect(match.snippet).toMatch(/y ?…$/);
     expect(match.snippet).toContain('x needle here y');
     expect(match.snippet.indexOf('needle')).toBe(61);
+    expect(match.highlight).toEqual({ start: 61, length: 6 });
     expect(match.snippet.length).toBe(202);
   });
 
   it('refuses a query without a word, or without q', async () => {
     expect((await raw('?q=%21%21%21')).status).toBe(400);
     expect((await raw('')).status).toBe(400);
+  });
+
+  it('finds in one run every match in step order, the first `limit` listed and all counted', async () => {
+    const all = await file.api('/api/v1/runs/a4/find?q=REPEAT');
+    expect(all).toMatchObject({ run_id: 'a4', project: 'alpha', total: 7, words: ['repeat'] });
+    expect(all.matches.map((m: any) => [m.step, m.field, m.link])).toEqual([0, 1, 2, 3, 4, 5, 6].map((n) => [n, 'action', `/runs/a4?step=${n}`]));
+    const cut = await file.api('/api/v1/runs/a4/find?q=repeat&limit=3');
+    expect(cut.total).toBe(7);
+    expect(cut.matches.map((m: any) => m.step)).toEqual([0, 1, 2]);
+    // Only this run: "zebra" is in a1 and b1, not in a4.
+    expect((await file.api('/api/v1/runs/a4/find?q=zebra')).total).toBe(0);
+    expect((await file.api('/api/v1/runs/a2/find?q=Timeout&mode=substring')).matches.map((m: any) => [m.source, m.field])).toEqual([
+      ['step', 'error'],
+      ['tool_call', 'error'],
+    ]);
+    expect((await getJson(file.server.url, '/api/v1/runs/nope/find?q=x')).status).toBe(404);
+    expect((await getJson(file.server.url, '/api/v1/runs/a4/find?q=(&mode=regex')).status).toBe(400);
+  });
+
+  it('is one function in the SQL console: hasAllTokens over an indexed column, the words lower-cased', async () => {
+    const res = await fetch(`${file.server.url}/api/v1/sql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sql: 'SELECT run_id FROM steps WHERE hasAllTokens(observation, {w:Array(String)}) ORDER BY run_id', params: { w: ['zebra'] } }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).rows).toEqual([['a1'], ['b1']]);
   });
 
   it('is in the OpenAPI description with its parameters', async () => {

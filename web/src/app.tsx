@@ -27,6 +27,7 @@ export const router = createBrowserRouter([
       { index: true, element: <OverviewPage /> },
       { path: 'runs', element: <RunsPage /> },
       { path: 'runs/:runId', element: <RunPage /> },
+      { path: 'search', element: lazyPage(() => import('./pages/search-page.js'), 'SearchPage') },
       { path: 'failures', element: lazyPage(() => import('./pages/failures-page.js'), 'FailuresPage') },
       { path: 'loops', element: lazyPage(() => import('./pages/loops-page.js'), 'LoopsPage') },
       { path: 'costs', element: lazyPage(() => import('./pages/costs-page.js'), 'CostsPage') },

@@ -3,9 +3,10 @@
 import type { FailuresReport, FilterOptions, Overview, RunDetail, RunsPage, StepIndex, StepWindow, Timeseries } from '../../../schemas/api.js';
 import type { SavedQuery, SavedQueryList, SqlResult, SqlSchema } from '../../../schemas/api.js';
 import type { Breakdown, CompareReport, CostSpikesReport, LoopGroups, LoopsReport, ProjectList } from '../../../schemas/api.js';
-import type { ChangeReport } from '../../../schemas/api.js';
+import type { ChangeReport, RunFindAnswer, SearchAnswer } from '../../../schemas/api.js';
 import { filtersToApiParams, type Filters } from '../lib/filters.js';
 import { buildQuery } from '../lib/query-string.js';
+import { searchApiParams, type SearchQuery } from '../lib/search-view.js';
 import { authHeaders, noticeUnauthorized } from './auth-session.js';
 
 export const API_BASE = '/api/v1';
@@ -191,6 +192,16 @@ export const api = {
   /** Steps at positions offset…offset+limit-1 of a run, with their tool calls. */
   stepWindow(runId: string, project: string | undefined, offset: number, limit: number, opts?: RequestOptions): Promise<StepWindow> {
     return getJson<StepWindow>(`/runs/${encodeURIComponent(runId)}/steps${buildQuery({ project, offset, limit })}`, opts);
+  },
+
+  /** Runs in view whose steps or tool calls hold the text searched for, a page at a time. */
+  search(filters: Filters, now: Date, q: SearchQuery, opts?: RequestOptions): Promise<SearchAnswer> {
+    return getJson<SearchAnswer>(`/search${buildQuery([...filtersToApiParams(filters, now, false), ...searchApiParams(q)])}`, opts);
+  },
+
+  /** The steps and tool calls of one run that hold a text, in step order. */
+  findInRun(runId: string, project: string | undefined, q: { text: string; mode: string }, opts?: RequestOptions): Promise<RunFindAnswer> {
+    return getJson<RunFindAnswer>(`/runs/${encodeURIComponent(runId)}/find${buildQuery({ project, q: q.text, mode: q.mode, limit: 1000 })}`, opts);
   },
 
   /** Failure modes of the runs in view, with their counts over time. */

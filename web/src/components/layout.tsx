@@ -1,7 +1,8 @@
 // The frame around every page: the side navigation (grouped), the project picker, the theme
 // toggle and the filter bar. Links between pages keep the filters (they live in the URL).
-import type { ReactNode } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
+// "/" pressed outside a text field opens Search.
+import { useEffect, type ReactNode } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { FilterBar } from './filter-bar.js';
 import { SignOutButton } from './sign-out-button.js';
 import { ProjectPicker } from './project-picker.js';
@@ -17,6 +18,7 @@ export function Layout() {
   const { pathname } = useLocation();
   const showFilters = !NO_FILTERS.some((re) => re.test(pathname));
   const f = (path: string) => ({ pathname: path, search: filterState.filterSearch });
+  useSearchShortcut(filterState.filterSearch);
   return (
     <div className="app">
       <aside className="sidebar">
@@ -28,6 +30,9 @@ export function Layout() {
           <NavGroup title="Monitor">
             <NavLink to={f('/')} end>Overview</NavLink>
             <NavLink to={f('/runs')}>Runs</NavLink>
+            <NavLink to={f('/search')} title="Search every step and tool call (press /)">
+              Search
+            </NavLink>
             <NavLink to={f('/failures')}>Failure modes</NavLink>
             <NavLink to={f('/loops')}>Loops</NavLink>
             <NavLink to={f('/costs')}>Costs</NavLink>
@@ -58,6 +63,24 @@ export function Layout() {
       </div>
     </div>
   );
+}
+
+/** "/" outside a text field opens Search (with the filters), where the search box takes the focus. */
+function useSearchShortcut(filterSearch: string) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName) || t.closest('.cm-editor'))) return;
+      e.preventDefault();
+      if (pathname === '/search') document.querySelector<HTMLInputElement>('[data-testid="search-text"]')?.focus();
+      else navigate({ pathname: '/search', search: filterSearch });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [navigate, pathname, filterSearch]);
 }
 
 function NavGroup({ title, children }: { title: string; children: ReactNode }) {

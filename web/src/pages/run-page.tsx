@@ -11,6 +11,7 @@ import { RunFindings } from '../run/run-findings.js';
 import { RunHeader } from '../run/run-header.js';
 import { RunSubagents, SubagentLinksProvider } from '../run/run-subagents.js';
 import { StepChart } from '../run/step-chart.js';
+import { FindInRun } from '../run/find-in-run.js';
 import { StepList, type JumpRequest } from '../run/step-list.js';
 import { ToolCallView } from '../run/tool-call-view.js';
 import { STEP_WINDOW, useStepWindows } from '../run/use-step-windows.js';
@@ -90,7 +91,10 @@ export function RunPage() {
           ) : (
             <>
               <StepChart rows={rows} loops={loops} onSelect={selectStep} />
-              <GoToStep max={endStep ?? 0} onGo={goTo} hidden={rows.length < 20} />
+              <div className="run-tools">
+                <FindInRun runId={runId} project={detail.run.project} onGo={goTo} stepLink={stepLink} />
+                <GoToStep max={endStep ?? 0} onGo={goTo} hidden={rows.length < 20} />
+              </div>
               <StepList index={index} windows={windows} loops={loops} loopByStep={loopByStep} endStep={endStep} jump={jump} stepLink={stepLink} />
               {stepless.length > 0 && (
                 <div className="card orphan-calls">

@@ -10,7 +10,7 @@ import { TimesEstimatedBadge } from '../components/times-estimated.js';
 import { ModeBadge } from '../components/mode-badge.js';
 import { modeLabel } from '../lib/failure-modes.js';
 import type { FilterState } from '../hooks/use-filters.js';
-import { activeFilterCount, rangeLabel } from '../lib/filters.js';
+import { activeFilterCount, linkTo, rangeLabel } from '../lib/filters.js';
 import { agentLabel, formatDuration, formatInt, formatRelative, formatTimestamp, formatUsd, middleEllipsis } from '../lib/format.js';
 import { parseSort, writeSort, type RunsSort } from '../lib/runs-view.js';
 import '../run/runs-table.css';
@@ -86,6 +86,8 @@ export function RunsPage() {
   const openRun = (run: RunSummary) => navigate(runLink(run, filterSearch));
   const columns = useMemo(() => runColumns(now, filterSearch), [now, filterSearch]);
   const emptyTitle = filters.q ? `No runs match “${filters.q}”` : 'No runs in this view';
+  // The same runs' steps and tool calls searched for the text typed here (or for nothing yet).
+  const inSteps = linkTo('/search', { ...filters, q: undefined }, filters.q ? { text: filters.q } : {});
 
   return (
     <div className="page">
@@ -98,6 +100,9 @@ export function RunsPage() {
           </span>
         )}
         <SearchBox value={filters.q ?? ''} onChange={(q) => setFilters({ ...filters, q: q || undefined })} />
+        <Link to={inSteps} className="btn btn-quiet" title="Search the steps and tool calls of the runs in view (press / anywhere)" data-testid="runs-search-steps">
+          Search in steps…
+        </Link>
       </div>
 
       {pages.status === 'error' && pages.error ? (
@@ -109,6 +114,12 @@ export function RunsPage() {
           {activeFilterCount(filters) > 0 || filters.range !== 'all'
             ? 'Try a wider time range or fewer filters.'
             : 'Runs appear here as soon as agents send events.'}
+          {filters.q && (
+            <>
+              {' '}
+              <Link to={inSteps}>Search the steps and tool calls for “{filters.q}”</Link>
+            </>
+          )}
         </Empty>
       ) : (
         <div className={pages.status === 'loading' ? 'card table-card is-updating' : 'card table-card'}>
