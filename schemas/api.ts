@@ -849,3 +849,56 @@ export interface SearchAnswer {
   /** The offset of the next page; null on the last. */
   next_offset: number | null;
 }
+
+/** An error of one signature, as an example (GET /api/v1/errors). */
+export interface ErrorExample {
+  project: string;
+  run_id: string;
+  /** The step it happened in (null: a tool call recorded without one). */
+  step: number | null;
+  source: 'step' | 'tool_call';
+  /** The tool of a tool call ('' for a step). */
+  tool: string;
+  /** The error message as recorded (at most 300 characters). */
+  message: string;
+  at: string | null;
+  /** Dashboard path of the run at that step. */
+  link: string;
+}
+
+/** One error signature: a template of error messages and what it touched (GET /api/v1/errors). */
+export interface ErrorSignature {
+  /** lower(hex(cityHash64(template))): the id the run filter `error_signature` takes. */
+  signature: string;
+  /** The error message with its variable parts masked (<n>, <path>, <time>, <id>, '<*>'). */
+  template: string;
+  /** Steps of runs in view with an error of this template in the window (a step and its tool call count once). */
+  occurrences: number;
+  runs: number;
+  /** Of those runs, the ones that failed (the shared definition: ended, not successful, not waiting for a verdict). */
+  failed_runs: number;
+  /** The first error of this template in any run of the projects asked for, whatever the window and filters. */
+  first_seen: string | null;
+  last_seen: string | null;
+  /** First seen within the window (false without a window start). */
+  new_in_window: boolean;
+  /** Up to 3 tools (most frequent first) and models. */
+  tools: string[];
+  models: string[];
+  /** Occurrences in 12 equal bars from `from` to `to` of the report. */
+  trend: number[];
+  /** Up to 3 errors, newest first. */
+  examples: ErrorExample[];
+}
+
+/** GET /api/v1/errors: the error signatures of the runs in view, most runs first. */
+export interface ErrorsReport {
+  /** Totals over every signature (not only those listed). */
+  occurrences: number;
+  signatures: number;
+  runs: number;
+  /** The span of the trends: the window, or from the first error in view to now. */
+  from: string | null;
+  to: string;
+  items: ErrorSignature[];
+}

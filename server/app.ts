@@ -18,6 +18,7 @@ import { metricsRouter } from './metrics/metrics-router.js';
 import { analyticsRouter } from './metrics/analytics-router.js';
 import { compareRouter } from './compare/compare-router.js';
 import { changesRouter } from './changes/changes-router.js';
+import { errorsRouter } from './errors/errors-router.js';
 import { searchRouter } from './search/search-router.js';
 import { loopGroupsRouter } from './loops/loop-groups-router.js';
 import { projectsRouter } from './projects/projects-router.js';
@@ -64,6 +65,7 @@ export function createApp(s: AppServices): Express {
   app.use(compareRouter(s.storage));
   app.use(changesRouter(s.storage));
   app.use(searchRouter(s.storage));
+  app.use(errorsRouter(s.storage));
   app.use(rlRouter(s.storage, s.config.defaultProject));
   app.use(loopGroupsRouter(s.storage));
   app.use(projectsRouter(s.storage));

@@ -12,6 +12,7 @@ import { createBody } from '../auth/keys-router.js';
 import { groupsSchema } from '../loops/loop-groups-router.js';
 import { breakdownSchema, failuresSchema, loopsSchema, spikesSchema } from '../metrics/analytics-router.js';
 import { changesSchema } from '../changes/changes-router.js';
+import { errorsSchema } from '../errors/errors-router.js';
 import { findSchema, searchSchema } from '../search/search-router.js';
 import { timeseriesSchema } from '../metrics/metrics-router.js';
 import { stepsSchema, tasksSchema, trainerSchema } from '../rl/rl-router.js';
@@ -155,6 +156,12 @@ export function apiOperations(): Operation[] {
       params: runId,
       query: findSchema,
       answers: [json(200, 'RunFindAnswer (schemas/api.ts): total, words, the first `limit` matches with snippets and links')],
+    },
+    {
+      method: 'get', path: '/api/v1/errors', tag: 'analytics', summary: 'Error signatures: error messages grouped by template, with counts, trend, first and last seen',
+      description: `${FILTERS} Here from/to bound the errors' time; the other filters the runs.`,
+      query: errorsSchema,
+      answers: [json(200, 'ErrorsReport (schemas/api.ts): totals, and per signature its template, occurrences, runs, failed runs, first/last seen, new in the window, tools, models, trend and examples')],
     },
     { method: 'get', path: '/api/v1/projects', tag: 'analytics', summary: 'The projects that hold runs', answers: [json(200, 'the projects with their run count and last activity', answers.projectList)] },
     // ── rl

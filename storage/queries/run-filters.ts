@@ -49,6 +49,8 @@ export const runFiltersSchema = z.object({
   outcome: z.enum(['succeeded', 'did_not_succeed']).optional(),
   /** Only the direct children of these runs (runs whose run_start named one of them as `parent_run_id`). */
   parent_run_id: list,
+  /** Only runs with an error of one of these signatures (GET /api/v1/errors: `signature`). */
+  error_signature: list,
 });
 
 export type RunFilters = z.output<typeof runFiltersSchema>;
@@ -56,7 +58,7 @@ export type RunFilters = z.output<typeof runFiltersSchema>;
 /** No filter at all. */
 export const EMPTY_FILTERS: RunFilters = Object.freeze({
   project: [], model: [], agent: [], agent_version: [], task_category: [], environment: [], status: [],
-  failure_mode: [], tag: [], from: undefined, to: undefined, q: undefined, parent_run_id: [],
+  failure_mode: [], tag: [], from: undefined, to: undefined, q: undefined, parent_run_id: [], error_signature: [],
 }) as RunFilters;
 
 /** Parses with the given schema, turning zod issues into a 400 that names each bad parameter. */

@@ -7,6 +7,7 @@ import type { RunFilters } from './run-filters.js';
 import { VERDICT_SCORE } from '../../schemas/events.js';
 import { FAILED_SQL, failureModeSql, runLifecycle, runStatusSql, SUCCESS_SQL, type RunLifecycle } from './run-lifecycle-sql.js';
 import { HAS_LOOPS_SQL } from './run-aggregates.js';
+import { runsWithSignatureSql } from './error-rows-sql.js';
 
 /** Verdict columns of run_analysis carried into the summary (besides failure_mode). */
 export const ANALYSIS_COLUMNS = [
@@ -202,6 +203,10 @@ function postConditions(f: RunFilters, params: QueryParams): string[] {
     post.push('(positionCaseInsensitive(run_id, {f_q:String}) > 0 OR positionCaseInsensitive(task_id, {f_q:String}) > 0)');
   }
   inList('parent_run_id', 'f_parent_run_id', f.parent_run_id);
+  if (f.error_signature.length) {
+    params.f_error_signature = f.error_signature;
+    post.push(`(project, run_id) IN (${runsWithSignatureSql('f_error_signature')})`);
+  }
   return post;
 }
 

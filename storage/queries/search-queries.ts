@@ -95,7 +95,7 @@ function matcher(o: SearchOptions, params: QueryParams): { cond: (col: string) =
 /** Run filters beyond project and the time window: they need the run summary. */
 function needsSummary(f: RunFilters): boolean {
   return (
-    [f.model, f.agent, f.agent_version, f.task_category, f.environment, f.status, f.failure_mode, f.tag, f.parent_run_id].some((l) => l.length > 0) ||
+    [f.model, f.agent, f.agent_version, f.task_category, f.environment, f.status, f.failure_mode, f.tag, f.parent_run_id, f.error_signature].some((l) => l.length > 0) ||
     f.has_loops !== undefined ||
     f.outcome !== undefined
   );

@@ -28,6 +28,7 @@ export const router = createBrowserRouter([
       { path: 'runs', element: <RunsPage /> },
       { path: 'runs/:runId', element: <RunPage /> },
       { path: 'search', element: lazyPage(() => import('./pages/search-page.js'), 'SearchPage') },
+      { path: 'errors', element: lazyPage(() => import('./pages/errors-page.js'), 'ErrorsPage') },
       { path: 'failures', element: lazyPage(() => import('./pages/failures-page.js'), 'FailuresPage') },
       { path: 'loops', element: lazyPage(() => import('./pages/loops-page.js'), 'LoopsPage') },
       { path: 'costs', element: lazyPage(() => import('./pages/costs-page.js'), 'CostsPage') },

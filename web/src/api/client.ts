@@ -3,7 +3,7 @@
 import type { FailuresReport, FilterOptions, Overview, RunDetail, RunsPage, StepIndex, StepWindow, Timeseries } from '../../../schemas/api.js';
 import type { SavedQuery, SavedQueryList, SqlResult, SqlSchema } from '../../../schemas/api.js';
 import type { Breakdown, CompareReport, CostSpikesReport, LoopGroups, LoopsReport, ProjectList } from '../../../schemas/api.js';
-import type { ChangeReport, RunFindAnswer, SearchAnswer } from '../../../schemas/api.js';
+import type { ChangeReport, ErrorsReport, RunFindAnswer, SearchAnswer } from '../../../schemas/api.js';
 import { filtersToApiParams, type Filters } from '../lib/filters.js';
 import { buildQuery } from '../lib/query-string.js';
 import { searchApiParams, type SearchQuery } from '../lib/search-view.js';
@@ -157,6 +157,8 @@ export interface RunsQuery {
   order?: SortOrder;
   limit?: number;
   cursor?: string | null;
+  /** Only runs with an error of this signature (the Errors page). */
+  errorSignature?: string;
 }
 
 export interface RunQuery {
@@ -175,6 +177,7 @@ export const api = {
     if (q.order) params.push(['order', q.order]);
     if (q.limit) params.push(['limit', String(q.limit)]);
     if (q.cursor) params.push(['cursor', q.cursor]);
+    if (q.errorSignature) params.push(['error_signature', q.errorSignature]);
     return getJson<RunsPage>(`/runs${buildQuery(params)}`, opts);
   },
 
@@ -202,6 +205,14 @@ export const api = {
   /** The steps and tool calls of one run that hold a text, in step order. */
   findInRun(runId: string, project: string | undefined, q: { text: string; mode: string }, opts?: RequestOptions): Promise<RunFindAnswer> {
     return getJson<RunFindAnswer>(`/runs/${encodeURIComponent(runId)}/find${buildQuery({ project, q: q.text, mode: q.mode, limit: 1000 })}`, opts);
+  },
+
+  /** Error signatures of the runs in view (the window bounds the errors' time), most runs first. */
+  errors(filters: Filters, now: Date, q: { limit?: number; signature?: string } = {}, opts?: RequestOptions): Promise<ErrorsReport> {
+    const params: [string, string][] = [...filtersToApiParams(filters, now, false)];
+    if (q.limit) params.push(['limit', String(q.limit)]);
+    if (q.signature) params.push(['signature', q.signature]);
+    return getJson<ErrorsReport>(`/errors${buildQuery(params)}`, opts);
   },
 
   /** Failure modes of the runs in view, with their counts over time. */

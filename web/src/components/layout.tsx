@@ -34,6 +34,7 @@ export function Layout() {
               Search
             </NavLink>
             <NavLink to={f('/failures')}>Failure modes</NavLink>
+            <NavLink to={f('/errors')}>Errors</NavLink>
             <NavLink to={f('/loops')}>Loops</NavLink>
             <NavLink to={f('/costs')}>Costs</NavLink>
           </NavGroup>

@@ -15,6 +15,7 @@ import { agentLabel, formatDuration, formatInt, formatRelative, formatTimestamp,
 import { parseSort, writeSort, type RunsSort } from '../lib/runs-view.js';
 import '../run/runs-table.css';
 import { useUrlParams } from '../hooks/use-url-params.js';
+import { useApi } from '../api/use-api.js';
 
 const PAGE_SIZE = 50;
 
@@ -38,8 +39,10 @@ export function RunsPage() {
   const { filters, now, key: filterKey, setFilters, filterSearch } = fs;
   const [params, setParams] = useUrlParams();
   const sort = parseSort(params);
+  // From the Errors page: only the runs with an error of this signature.
+  const errorSignature = params.get('error_signature') ?? undefined;
   const navigate = useNavigate();
-  const key = `${filterKey}|${sort.sort}|${sort.order}`;
+  const key = `${filterKey}|${sort.sort}|${sort.order}|${errorSignature ?? ''}`;
 
   const [pages, setPages] = useState<PagesState>({ key: '', runs: [], nextCursor: null, status: 'loading', loadingMore: false });
   const [nonce, setNonce] = useState(0);
@@ -49,7 +52,7 @@ export function RunsPage() {
     const ctrl = new AbortController();
     moreCtrl.current?.abort();
     setPages((p) => ({ ...p, key, status: 'loading', loadingMore: false, error: undefined }));
-    api.runs(filters, now, { ...sort, limit: PAGE_SIZE }, { signal: ctrl.signal }).then(
+    api.runs(filters, now, { ...sort, limit: PAGE_SIZE, errorSignature }, { signal: ctrl.signal }).then(
       (page) => {
         if (!ctrl.signal.aborted) setPages({ key, runs: page.runs, nextCursor: page.next_cursor, total: page.total, status: 'ok', loadingMore: false });
       },
@@ -68,7 +71,7 @@ export function RunsPage() {
     moreCtrl.current = ctrl;
     const cursor = pages.nextCursor;
     setPages((p) => ({ ...p, loadingMore: true, error: undefined }));
-    api.runs(filters, now, { ...sort, limit: PAGE_SIZE, cursor }, { signal: ctrl.signal }).then(
+    api.runs(filters, now, { ...sort, limit: PAGE_SIZE, cursor, errorSignature }, { signal: ctrl.signal }).then(
       (page) => {
         if (ctrl.signal.aborted) return;
         setPages((p) => {
@@ -80,7 +83,7 @@ export function RunsPage() {
         if (!ctrl.signal.aborted) setPages((p) => ({ ...p, loadingMore: false, error: toApiError(err) }));
       },
     );
-  }, [pages.nextCursor, pages.loadingMore, filters, now, sort]);
+  }, [pages.nextCursor, pages.loadingMore, filters, now, sort, errorSignature]);
 
   const setSort = (s: RunsSort) => setParams((prev) => writeSort(prev, s));
   const openRun = (run: RunSummary) => navigate(runLink(run, filterSearch));
@@ -105,6 +108,19 @@ export function RunsPage() {
         </Link>
       </div>
 
+      {errorSignature && (
+        <SignatureNotice
+          signature={errorSignature}
+          project={filters.dims.project}
+          onClear={() =>
+            setParams((prev) => {
+              const next = new URLSearchParams(prev);
+              next.delete('error_signature');
+              return next;
+            })
+          }
+        />
+      )}
       {pages.status === 'error' && pages.error ? (
         <ErrorState error={pages.error} onRetry={() => setNonce((n) => n + 1)} />
       ) : pages.status === 'loading' && pages.runs.length === 0 ? (
@@ -257,6 +273,21 @@ function runColumns(now: Date, search: string): Column<RunSummary>[] {
       ),
     },
   ];
+}
+
+/** Which error the runs are narrowed to (its template), and a way out. */
+function SignatureNotice({ signature, project, onClear }: { signature: string; project: string | undefined; onClear: () => void }) {
+  // Its template, over all time (the window in view may hold none of its errors).
+  const found = useApi(`error-signature:${project ?? ''}:${signature}`, (signal) => api.errors({ dims: { project }, tags: [], range: 'all' }, new Date(), { signature }, { signal }));
+  const template = found.state.data?.items[0]?.template;
+  return (
+    <div className="notice" role="status" data-testid="signature-notice">
+      Runs with the error <span className="mono">{template ?? signature}</span>{' '}
+      <button type="button" className="link-btn" onClick={onClear}>
+        Show all runs
+      </button>
+    </div>
+  );
 }
 
 /** Search by run or task id; writes to the URL after a short pause in typing. */

@@ -1,0 +1,26 @@
+// The error rows of steps and tool calls with their templates (0017_error_templates.sql), and
+// signature ids: shared by GET /api/v1/errors and the run filter `error_signature`. Pure SQL text.
+
+/** A template's signature id, in SQL. */
+export const SIGNATURE_SQL = (template: string) => `lower(hex(cityHash64(${template})))`;
+
+/**
+ * Every error row of steps and tool calls (of `projectCond`'s projects) with its template, as
+ * (project, run_id, occurrence, source, step, tool, template, message, ts): `occurrence` is the
+ * step (or, for a tool call without one, the call) it happened in.
+ */
+export function errorRowsSql(projectCond: string): string {
+  const where = `error_template != ''${projectCond ? ` AND ${projectCond}` : ''}`;
+  return `SELECT project, run_id, toString(step) AS occurrence, 'step' AS source, toNullable(step) AS step, '' AS tool, error_template AS template, error_message AS message, ts
+          FROM steps WHERE ${where}
+          UNION ALL
+          SELECT project, run_id, ifNull(toString(step), concat('call:', call_id)) AS occurrence, 'tool_call' AS source, step, toString(tool) AS tool,
+                 error_template AS template, error_message AS message, ts
+          FROM tool_calls WHERE ${where}`;
+}
+
+/** Runs with an error of one of the signatures in `param` (an Array(String) parameter), as (project, run_id): the run filter `error_signature`. */
+export function runsWithSignatureSql(param: string): string {
+  return `SELECT DISTINCT project, run_id FROM (${errorRowsSql('')}) WHERE ${SIGNATURE_SQL('template')} IN {${param}:Array(String)}`;
+}
+
