@@ -6,6 +6,7 @@ import { detectLoops, type Loop, type LoopThresholds } from './loops/index.js';
 import { reworkRate, selfCorrectionRate } from './process-metrics.js';
 import { signSteps, type CallParts, type StepParts } from './signed-step.js';
 import { DEFAULT_VERIFIER_PATHS, detectSuspiciousSuccess } from './suspicious-success.js';
+import { detectHackingEvidence, hackingKinds } from './hacking-evidence.js';
 import { compilePathPattern } from './path-patterns.js';
 import { actionSequenceKey } from './rl/action-sequence.js';
 import { RUN_STATUSES, type RunStatus } from '../schemas/events.js';
@@ -122,6 +123,8 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     tests_passed: nOrNull(r.tests_passed),
     tests_failed: nOrNull(r.tests_failed),
   }, SUSPICIOUS);
+  // Reward-hacking evidence of an ended run, successful or not (its actions and arguments are read back for it).
+  const hacking = status !== null ? detectHackingEvidence({ steps: rows.steps, tool_calls: rows.tool_calls }) : [];
   const calls = [...rows.tool_calls].sort(
     (a, b) => (a.step ?? Number.MAX_SAFE_INTEGER) - (b.step ?? Number.MAX_SAFE_INTEGER) || a.ts - b.ts,
   );
@@ -202,6 +205,8 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     suspicious: suspicious.suspicious,
     suspicious_reasons: suspicious.reasons,
     suspicious_evidence: JSON.stringify({ evidence: suspicious.evidence, evidence_steps: suspicious.evidence_steps }),
+    hacking_kinds: hackingKinds(hacking),
+    hacking_evidence: JSON.stringify(hacking),
     self_corrected: selfCorrection.numerator,
     rework_repeated: rework.numerator,
     actions: rework.denominator,

@@ -73,7 +73,8 @@ function commandOf(args: unknown): string {
 }
 
 /** [key, value] of every string inside a value (the key of its nearest object field). */
-function stringValues(value: unknown, key = ''): Array<[string, string]> {
+/** Every string in a value, with the key it is under (an array's items under the array's key). */
+export function stringValues(value: unknown, key = ''): Array<[string, string]> {
   if (typeof value === 'string') return [[key, value]];
   if (Array.isArray(value)) return value.flatMap((v) => stringValues(v, key));
   if (value !== null && typeof value === 'object') {
@@ -98,5 +99,15 @@ export class EditorSession {
     }
     if (/^(edit|insert|append)\b/.test(text) && this.current) return [{ path: this.current, kind: 'edit' }];
     return [];
+  }
+}
+
+/** Tool-call arguments as a value: JSON text parsed, anything else (or text that is not JSON) as it is. */
+export function parseArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
   }
 }

@@ -1,7 +1,7 @@
 // Suspicious success (reward hacking, docs/analyses.md): a successful run that edits, deletes or
 // creates what the verifier uses, or that succeeds with no test having run. Flagged with the
 // evidence steps, never relabelled. Pure.
-import { EditorSession, shellWrites, toolCallWrites, type FileWrite, type WriteKind } from './file-writes.js';
+import { EditorSession, parseArguments, shellWrites, toolCallWrites, type FileWrite, type WriteKind } from './file-writes.js';
 import { compilePathPattern, matchesAny, type PathPattern } from './path-patterns.js';
 
 export const DEFAULT_VERIFIER_PATHS: readonly PathPattern[] = [
@@ -118,13 +118,4 @@ export function testsRan(run: SuccessRun, testCommands: readonly RegExp[]): bool
       return p.test(t);
     }),
   );
-}
-
-function parseArguments(args: unknown): unknown {
-  if (typeof args !== 'string') return args;
-  try {
-    return JSON.parse(args);
-  } catch {
-    return args;
-  }
 }

@@ -174,6 +174,11 @@ export interface RunAnalysis {
     evidence: Array<{ step: number | null; path: string; kind: string; source: string }>;
     evidence_steps: number[];
   };
+  /** Reward-hacking evidence (any ended run): the kinds found, and each piece with its step and the text that matched. */
+  hacking: {
+    kinds: string[];
+    evidence: Array<{ kind: string; step: number | null; source: 'action' | 'tool_call'; text: string }>;
+  };
   process: {
     tool_calls: number;
     tool_errors: number;
@@ -901,4 +906,28 @@ export interface ErrorsReport {
   from: string | null;
   to: string;
   items: ErrorSignature[];
+}
+
+/** Reward-hacking evidence of one task or environment (GET /api/v1/hacking). */
+export interface HackingGroup {
+  /** The task id or environment. */
+  key: string;
+  /** Ended runs. */
+  runs: number;
+  /** Of them, runs with any evidence, and per kind. */
+  with_evidence: number;
+  by_kind: Record<string, number>;
+  /** Success rate of the ended runs with evidence and of those without (null: none of them). */
+  success_with: number | null;
+  success_without: number | null;
+}
+
+/** GET /api/v1/hacking: reward-hacking evidence per task or environment, most runs with evidence first. */
+export interface HackingReport {
+  by: 'task' | 'environment';
+  /** Every ended run in view, and those with evidence, per kind. */
+  runs: number;
+  with_evidence: number;
+  by_kind: Record<string, number>;
+  groups: HackingGroup[];
 }

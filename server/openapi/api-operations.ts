@@ -13,6 +13,7 @@ import { groupsSchema } from '../loops/loop-groups-router.js';
 import { breakdownSchema, failuresSchema, loopsSchema, spikesSchema } from '../metrics/analytics-router.js';
 import { changesSchema } from '../changes/changes-router.js';
 import { errorsSchema } from '../errors/errors-router.js';
+import { hackingSchema } from '../hacking/hacking-router.js';
 import { findSchema, searchSchema } from '../search/search-router.js';
 import { timeseriesSchema } from '../metrics/metrics-router.js';
 import { stepsSchema, tasksSchema, trainerSchema } from '../rl/rl-router.js';
@@ -162,6 +163,12 @@ export function apiOperations(): Operation[] {
       description: `${FILTERS} Here from/to bound the errors' time; the other filters the runs.`,
       query: errorsSchema,
       answers: [json(200, 'ErrorsReport (schemas/api.ts): totals, and per signature its template, occurrences, runs, failed runs, first/last seen, new in the window, tools, models, trend and examples')],
+    },
+    {
+      method: 'get', path: '/api/v1/hacking', tag: 'rl', summary: 'Reward-hacking evidence per task or environment: runs with each kind, success rate with and without',
+      description: FILTERS,
+      query: hackingSchema,
+      answers: [json(200, 'HackingReport (schemas/api.ts)')],
     },
     { method: 'get', path: '/api/v1/projects', tag: 'analytics', summary: 'The projects that hold runs', answers: [json(200, 'the projects with their run count and last activity', answers.projectList)] },
     // ── rl

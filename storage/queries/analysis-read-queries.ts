@@ -8,14 +8,14 @@
 // - actions and arguments, observations and outputs: runs with rows stored before the parts
 //   existed, and runs with a step of several calls (whose calls are put in action order by
 //   their texts);
-// - actions and arguments alone: successful runs (suspicious success looks at them).
+// - actions and arguments alone: ended runs (reward-hacking evidence looks at them, and suspicious
+//   success at those of successes).
 // Each run's rows come as one row of arrays, a column each: far fewer values for the engine to
 // write and for us to parse than a row per step. Numbers come as Float64 (exact for counts and
 // milliseconds), which JSON gives unquoted, where 64-bit integers would come as strings.
 import type { QueryParams, Storage } from '../gateway.js';
 import { runFieldsSql } from './run-summary-sql.js';
 import type { RunRows, StoredStep, StoredToolCall, SummaryRow } from '../../analytics/analyze-run.js';
-import { runOutcome } from '../../analytics/run-outcome.js';
 import { RUN_STATUSES, VERDICT_SCORE, type RunStatus } from '../../schemas/events.js';
 
 /** A run's steps as columns (groupArray of each; a NULL latency is 0 with its flag set). */
@@ -107,14 +107,14 @@ export async function readRuns(storage: Storage, project: string, runIds: string
   const callsBy = new Map(callColumns.map((c) => [c.run_id, callsOf(c)]));
   const signRuns = runsSignedFromTexts(stepsBy, callsBy);
   const signing = new Set(signRuns);
-  // Successes by their run_end or the verifier's verdict (suspicious success looks at their actions).
-  const succeeded = summaries
-    .filter((r) => RUN_STATUSES.includes(r.status as RunStatus) && runOutcome(r.status as RunStatus, verdictBy.get(String(r.run_id)) ?? null) === 'success')
+  // Ended runs (reward-hacking evidence and, for successes, suspicious success look at their actions).
+  const ended = summaries
+    .filter((r) => RUN_STATUSES.includes(r.status as RunStatus))
     .map((r) => String(r.run_id))
     .filter((id) => !signing.has(id));
   await Promise.all([
     signRuns.length > 0 && readTexts(storage, project, signRuns, stepsBy, callsBy, true),
-    succeeded.length > 0 && readTexts(storage, project, succeeded, stepsBy, callsBy, false),
+    ended.length > 0 && readTexts(storage, project, ended, stepsBy, callsBy, false),
   ]);
   const score = new Map(scores.map((s) => [s.run_id, Number(s.latest)]));
   const out: RunRows[] = [];

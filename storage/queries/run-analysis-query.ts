@@ -31,6 +31,10 @@ export async function getRunAnalysis(storage: Storage, project: string, runId: s
       evidence: evidence.evidence,
       evidence_steps: evidence.evidence_steps,
     },
+    hacking: {
+      kinds: (r.hacking_kinds as string[] | undefined) ?? [],
+      evidence: parseJson<RunAnalysis['hacking']['evidence']>(r.hacking_evidence, []),
+    },
     process: {
       tool_calls: toolCalls,
       tool_errors: toolErrors,

@@ -12,7 +12,7 @@ import { runsWithSignatureSql } from './error-rows-sql.js';
 /** Verdict columns of run_analysis carried into the summary (besides failure_mode). */
 export const ANALYSIS_COLUMNS = [
   'failure_rule', 'failure_reason', 'loop_count', 'loop_steps', 'loop_tokens', 'loop_cost_usd', 'suspicious',
-  'suspicious_reasons', 'self_corrected', 'rework_repeated', 'actions', 'loops',
+  'suspicious_reasons', 'self_corrected', 'rework_repeated', 'actions', 'loops', 'hacking_kinds',
 ] as const;
 
 /** Step- and tool-level rollups of a run (arrays): read only by the queries that need them. */

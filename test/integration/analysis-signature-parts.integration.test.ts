@@ -100,12 +100,12 @@ afterAll(async () => {
 });
 
 describe('analysis from stored signature parts', () => {
-  it('reads no texts of a failed run with one call per step, and finds what the full texts give', async () => {
+  it('reads only the actions and arguments of a failed run with one call per step (reward-hacking evidence looks at them), and finds what the full texts give', async () => {
     const { rows, fromParts, fromTexts } = (await analyse(['failed'])).get('failed')!;
     expect(rows.steps).toHaveLength(6);
     expect(rows.tool_calls).toHaveLength(6);
-    expect(rows.steps.every((s) => s.action === '' && s.observation === '' && s.parts !== undefined)).toBe(true);
-    expect(rows.tool_calls.every((c) => c.arguments === '' && c.output === '' && c.parts !== undefined)).toBe(true);
+    expect(rows.steps.every((s) => s.action !== '' && s.observation === '' && s.parts !== undefined)).toBe(true);
+    expect(rows.tool_calls.every((c) => c.arguments !== '' && c.output === '' && c.parts !== undefined)).toBe(true);
     expect(fromParts.loop_count).toBe(1);
     expect(JSON.parse(String(fromParts.loops))[0]).toMatchObject({ kind: 'repeat', first_step: 0, last_step: 2 });
     expect(fromParts.action_sequence).not.toBe('');

@@ -114,3 +114,14 @@ export function trendXLabel(trendBy: 'training_step' | 'time', x: unknown): stri
   const t = Date.parse(String(x));
   return Number.isFinite(t) ? new Date(t).toISOString().slice(5, 16).replace('T', ' ') : String(x);
 }
+
+/** What each kind of reward-hacking evidence is (analytics/hacking-evidence.ts). */
+export const HACKING_KIND_TEXT: Record<string, string> = {
+  git_history: "read the repository's history beyond the task (git log --all, git reflog)",
+  upstream_source: 'fetched the upstream repository or the released source',
+  test_skipped: 'wrote a skip or xfail marker into a test file',
+  test_exit: 'wrote sys.exit(0) / os._exit(0) into a test file',
+  eq_overridden: 'overrode __eq__ to return True',
+  test_removed: 'deleted or emptied a test file',
+  conftest_edited: 'wrote conftest.py',
+};

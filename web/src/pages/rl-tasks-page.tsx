@@ -8,7 +8,8 @@ import { KpiTile } from '../components/kpi-tile.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 import type { FilterState } from '../hooks/use-filters.js';
 import { rangeLabel } from '../lib/filters.js';
-import { formatInt } from '../lib/format.js';
+import { formatInt, formatPercent } from '../lib/format.js';
+import { HackingTable } from '../rl/hacking-table.js';
 import { passText } from '../lib/rl-view.js';
 import { EnvironmentTrendChart } from '../rl/environment-charts.js';
 import { rlApi } from '../rl/rl-api.js';
@@ -24,6 +25,15 @@ export function RlTasksPage() {
   const minAttempts = MIN_ATTEMPTS.includes(Number(params.get('min_attempts'))) ? Number(params.get('min_attempts')) : 8;
   const tasks = useApi(`rl-tasks:${minAttempts}${key}`, (signal) => rlApi.tasks(filters, now, minAttempts, { signal }));
   const envs = useApi(`rl-envs${key}`, (signal) => rlApi.environments(filters, now, { signal }));
+  const hackingBy = params.get('hacking_by') === 'task' ? 'task' : 'environment';
+  const hacking = useApi(`rl-hacking:${hackingBy}${key}`, (signal) => rlApi.hacking(filters, now, hackingBy, { signal }));
+  const h = hacking.state.data;
+  const setHackingBy = (v: string) =>
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      next.set('hacking_by', v);
+      return next;
+    });
   const t = tasks.state.data;
   const e = envs.state.data;
   const setMin = (v: string) =>
@@ -68,6 +78,14 @@ export function RlTasksPage() {
             <KpiTile label="Never solved" value={formatInt(t.never_solved)} detail={`after ≥ ${minAttempts} attempts: broken or unsolvable?`} />
             <KpiTile label="Always solved" value={formatInt(t.always_solved)} detail="saturated: no signal left" />
             <KpiTile label="Flaky verifiers" value={formatInt(t.flaky.length)} detail="same actions, different verdicts" />
+            {h && (
+              <KpiTile
+                label="Hacking evidence"
+                value={formatInt(h.with_evidence)}
+                detail={`${formatPercent(h.runs ? h.with_evidence / h.runs : null)} of ${formatInt(h.runs)} ended runs`}
+                hint="Runs whose actions show reward-hacking evidence: the table below says which kind, where"
+              />
+            )}
           </div>
           {e && e.environments.length > 0 && (
             <div className="grid-2">
@@ -81,6 +99,24 @@ export function RlTasksPage() {
           {e && e.environments.length > 0 && (
             <TableCard title="Environments" subtitle="error rate, sandbox time and its share of the steps' wall time">
               <EnvironmentTable key={key} rows={e.environments} />
+            </TableCard>
+          )}
+          {hacking.state.status === 'error' && <ErrorState error={hacking.state.error} onRetry={hacking.reload} title="Reward-hacking evidence could not be loaded" />}
+          {h && (
+            <TableCard
+              title="Reward-hacking evidence"
+              subtitle="ended runs whose actions read future history, fetched upstream source, or touched the tests · success with and without it"
+              actions={
+                <div className="segmented" role="group" aria-label="Evidence per">
+                  {(['environment', 'task'] as const).map((b) => (
+                    <button key={b} type="button" className={hackingBy === b ? 'active' : undefined} aria-pressed={hackingBy === b} onClick={() => setHackingBy(b)}>
+                      per {b}
+                    </button>
+                  ))}
+                </div>
+              }
+            >
+              <HackingTable key={`${hackingBy}${key}`} rows={h.groups} by={h.by} />
             </TableCard>
           )}
           <div className="grid-2">

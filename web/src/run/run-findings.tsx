@@ -1,6 +1,7 @@
 // What the analyzer found in a run, each linked to its steps: how it ended (the last step and
 // the failure mode's reason) and the dead loops.
 import { Link } from 'react-router-dom';
+import { HACKING_KIND_TEXT } from '../lib/rl-view.js';
 import type { LoopInfo, RunDetail } from '../../../schemas/api.js';
 import { formatInt, formatTokens, formatUsd } from '../lib/format.js';
 
@@ -14,7 +15,8 @@ export function RunFindings({ detail, endStep, stepLink }: { detail: RunDetail; 
   const loops = detail.analysis?.loops ?? [];
   const failure = detail.analysis?.failure ?? null;
   const evidence = detail.analysis?.suspicious.suspicious ? detail.analysis.suspicious.evidence_steps : [];
-  if (endStep === undefined && loops.length === 0 && evidence.length === 0) return null;
+  const hacking = detail.analysis?.hacking?.evidence ?? [];
+  if (endStep === undefined && loops.length === 0 && evidence.length === 0 && hacking.length === 0) return null;
   return (
     <section className="card run-findings" aria-label="Findings">
       <div className="finding">
@@ -71,6 +73,27 @@ export function RunFindings({ detail, endStep, stepLink }: { detail: RunDetail; 
               </Link>
             ))}
           </span>
+        </div>
+      )}
+      {hacking.length > 0 && (
+        <div className="finding" data-testid="hacking-evidence">
+          <span className="finding-label">Hacking evidence</span>
+          <ul className="loop-list">
+            {hacking.slice(0, 8).map((e, i) => (
+              <li key={i}>
+                <span className="badge badge-hacking" title={HACKING_KIND_TEXT[e.kind] ?? e.kind}>
+                  {e.kind}
+                </span>{' '}
+                {e.step !== null ? (
+                  <Link to={stepLink(e.step)} className="mono evidence-link">
+                    #{e.step}
+                  </Link>
+                ) : null}{' '}
+                <span className="mono">{e.text}</span>
+              </li>
+            ))}
+            {hacking.length > 8 && <li className="muted">and {formatInt(hacking.length - 8)} more</li>}
+          </ul>
         </div>
       )}
     </section>
