@@ -378,7 +378,9 @@ class ClickHouseStorage implements Storage {
   async insert(table: string, rows: readonly object[] | EncodedRows, dedupToken?: string, columns?: readonly string[]): Promise<void> {
     const encoded = rows instanceof EncodedRows;
     if ((encoded ? rows.count : rows.length) === 0) return;
-    const clickhouse_settings = dedupToken ? { insert_deduplication_token: dedupToken } : undefined;
+    // Skip indexes (the text indexes of 0016) are built when parts merge, not as rows are inserted:
+    // an acknowledged insert does not wait for them (a search reads a part without them whole).
+    const clickhouse_settings = { materialize_skip_indexes_on_insert: '0', ...(dedupToken ? { insert_deduplication_token: dedupToken } : {}) };
     const format = columns ? 'JSONCompactEachRow' : 'JSONEachRow';
     try {
       if (encoded && rows.structure !== undefined) {
@@ -433,7 +435,7 @@ class ClickHouseStorage implements Storage {
     if (dedupToken !== undefined && !/^[\w:.-]+$/.test(dedupToken)) throw new StorageError(`unexpected deduplication token ${JSON.stringify(dedupToken)}`);
     this.fileDir ??= mkdtempSync(join(tmpdir(), 'trajscope-inserts-'));
     const path = join(this.fileDir, `${randomUUID()}.bin`);
-    const settings = dedupToken ? ` SETTINGS insert_deduplication_token = ${sqlString(dedupToken)}` : '';
+    const settings = ` SETTINGS materialize_skip_indexes_on_insert = 0${dedupToken ? `, insert_deduplication_token = ${sqlString(dedupToken)}` : ''}`; // as in insert()
     const sql =
       `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')})${settings} ` +
       `SELECT * FROM file(${sqlString(path)}, 'RowBinary', ${sqlString(structure)})`;

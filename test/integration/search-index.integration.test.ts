@@ -65,6 +65,23 @@ describe('text indexes', () => {
     ]);
   });
 
+  it('are built when parts merge, not on insert, and find the same rows before and after', async () => {
+    const indexBytes = async () =>
+      (await storage.query<{ name: string; b: string }>(
+        `SELECT name, secondary_indices_compressed_bytes AS b FROM system.parts WHERE active AND database = currentDatabase() AND table = 'steps' ORDER BY modification_time, name`,
+      )).map((p) => Number(p.b));
+    await storage.insert('steps', [{ project: 'p', run_id: 'fresh', step: 0, ts, action: 'look', observation: 'a Platypus swims' }]);
+    const before = await indexBytes();
+    expect(before[before.length - 1], 'the newest part, as inserted').toBe(0);
+    expect(await found('PLATYPUS', 'words')).toEqual(['fresh']);
+    await storage.command('OPTIMIZE TABLE steps FINAL');
+    const after = await indexBytes();
+    expect(after).toHaveLength(1);
+    expect(after[0], 'the merged part').toBeGreaterThan(0);
+    expect(await found('PLATYPUS', 'words')).toEqual(['fresh']);
+    expect(await found('zebra CROSSED', 'words')).toEqual(['new-1', 'old-1']);
+  });
+
   it('are what a words search and a phrase search read, per column', async () => {
     for (const mode of ['words', 'phrase'] as const) {
       const params: QueryParams = {};
