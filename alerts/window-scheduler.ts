@@ -1,15 +1,19 @@
-// Window rules (metric_threshold, completion_rate_drop, cost_spike), evaluated on a schedule:
+// Window rules (metric_threshold, completion_rate_drop, cost_spike, error_signature), evaluated on a schedule:
 // each cohort seen in the window, and each still firing, is judged and fires or resolves.
 import type { Observation } from '../analytics/alerts/firing-decisions.js';
-import { evaluateCompletionDrop, evaluateThreshold } from '../analytics/alerts/window-evaluation.js';
+import { evaluateCompletionDrop, evaluateSignature, evaluateThreshold } from '../analytics/alerts/window-evaluation.js';
 import { WINDOW_KINDS, type AlertRule } from '../schemas/alert-rules.js';
 import type { Storage } from '../storage/gateway.js';
 import { getCostSpikes } from '../storage/queries/cost-spikes-queries.js';
+import { getErrors } from '../storage/queries/errors-queries.js';
 import { cohortOf, duration, emptyMetrics, fmt, pct, projectOf, round, runKey } from './alert-format.js';
 import type { FiringClaims } from './firing-claims.js';
 import type { FiringEmitter, FiringParts } from './firing-emitter.js';
 import type { RuleCache } from './rule-cache.js';
 import { ruleRunFilters, windowMetrics } from './window-metrics.js';
+
+/** Signatures of a window an error_signature rule judges at most (those in most runs). */
+const SIGNATURES_JUDGED = 200;
 
 export interface WindowSchedulerDeps {
   storage: Storage;
@@ -110,6 +114,8 @@ export class WindowScheduler {
           },
         });
       }
+    } else if (rule.kind === 'error_signature') {
+      await this.evaluateSignatures(rule, now);
     } else if (rule.kind === 'cost_spike') {
       const p = rule.params;
       const from = now - p.window_s * 1000;
@@ -131,6 +137,44 @@ export class WindowScheduler {
           values: { cost_usd: round(s.cost_usd), z: Number.isFinite(s.z) ? round(s.z) : 'inf', cohort_median: round(s.cohort_median), cohort_runs: s.cohort_runs, factor: round(s.factor) },
         });
       }
+    }
+  }
+
+  /** error_signature: each signature of the window, new or grown over its baseline. */
+  private async evaluateSignatures(rule: Extract<AlertRule, { kind: 'error_signature' }>, now: number): Promise<void> {
+    const p = rule.params;
+    const from = now - p.window_s * 1000;
+    const window = await getErrors(this.d.storage, ruleRunFilters(rule.filters, from, now), { limit: SIGNATURES_JUDGED, now });
+    const known = window.items.filter((s) => !s.new_in_window).map((s) => s.signature);
+    const baseline = known.length
+      ? await getErrors(this.d.storage, ruleRunFilters(rule.filters, from - p.baseline_s * 1000, from), { limit: SIGNATURES_JUDGED, now: from, signatures: known })
+      : { items: [] };
+    const before = new Map(baseline.items.map((s) => [s.signature, s.occurrences]));
+    for (const s of window.items) {
+      const key = `signature=${s.signature}`;
+      const v = evaluateSignature(s, before.get(s.signature) ?? 0, p);
+      await this.judge(rule, key, v.observation, {
+        project: projectOf(rule.filters),
+        run_id: '',
+        key,
+        summary:
+          v.reason === 'new'
+            ? `new error in ${s.runs} runs over the last ${duration(p.window_s)}: ${s.template}`
+            : `error ${v.factor === null ? 'back' : `at ${v.factor.toFixed(1)}× its rate`} in ${s.runs} runs over the last ${duration(p.window_s)}: ${s.template}`,
+        run: null,
+        cohort: cohortOf(rule.filters, key, from, now),
+        values: {
+          signature: s.signature,
+          template: s.template,
+          reason: v.reason ?? '',
+          runs: s.runs,
+          occurrences: s.occurrences,
+          baseline_occurrences: before.get(s.signature) ?? 0,
+          factor: v.factor === null ? null : round(v.factor),
+          first_seen: s.first_seen ?? '',
+          window_s: p.window_s,
+        },
+      });
     }
   }
 

@@ -4,11 +4,11 @@
 // Pure: no I/O. Webhook targets are checked separately (webhook-target.ts).
 import { z } from 'zod';
 
-export const RULE_KINDS = ['dead_loop', 'cost_spike', 'run_cost_over', 'metric_threshold', 'completion_rate_drop'] as const;
+export const RULE_KINDS = ['dead_loop', 'cost_spike', 'run_cost_over', 'metric_threshold', 'completion_rate_drop', 'error_signature'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 /** Kinds evaluated on a schedule over a window of runs (the others come from the ingest path). */
-export const WINDOW_KINDS: readonly RuleKind[] = ['metric_threshold', 'completion_rate_drop', 'cost_spike'];
+export const WINDOW_KINDS: readonly RuleKind[] = ['metric_threshold', 'completion_rate_drop', 'cost_spike', 'error_signature'];
 /** Kinds whose state can recover, so a `resolved` notification is sent. */
 export const RESOLVING_KINDS: readonly RuleKind[] = ['metric_threshold', 'completion_rate_drop'];
 
@@ -134,6 +134,21 @@ export const completionRateDropParams = z
   })
   .strict();
 
+export const errorSignatureParams = z
+  .object({
+    /** The errors of the last window_s seconds (their own time). */
+    window_s: seconds(60, 90 * DAY).default(3600),
+    /** A signature first seen in the window fires once it is in more than this many runs. */
+    new_min_runs: z.number().int().min(0).default(3),
+    /** A known one fires when its occurrences per second in the window reach this many times its rate in the baseline... */
+    growth_factor: z.number().min(1).default(3),
+    /** ...the baseline_s seconds before the window... */
+    baseline_s: seconds(60, 365 * DAY).default(7 * DAY),
+    /** ...and it is in at least this many runs of the window. */
+    min_runs: z.number().int().min(1).default(5),
+  })
+  .strict();
+
 export const WEBHOOK_FORMATS = ['json', 'slack'] as const;
 
 export const webhookInputSchema = z
@@ -162,6 +177,7 @@ export const ruleInputSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('run_cost_over'), params: runCostOverParams }).strict(),
   z.object({ ...base, kind: z.literal('metric_threshold'), params: metricThresholdParams }).strict(),
   z.object({ ...base, kind: z.literal('completion_rate_drop'), params: completionRateDropParams.prefault({}) }).strict(),
+  z.object({ ...base, kind: z.literal('error_signature'), params: errorSignatureParams.prefault({}) }).strict(),
 ]);
 
 export type RuleInput = z.output<typeof ruleInputSchema>;

@@ -5,7 +5,8 @@ import { isRetryableStatus, retryDelayMs } from '../../analytics/alerts/backoff.
 import { decide, type AlertState } from '../../analytics/alerts/firing-decisions.js';
 import { matchesFilters } from '../../analytics/alerts/rule-match.js';
 import { costLimit, crosses } from '../../analytics/alerts/cost-limit.js';
-import { evaluateCompletionDrop, evaluateThreshold } from '../../analytics/alerts/window-evaluation.js';
+import { evaluateCompletionDrop, evaluateSignature, evaluateThreshold } from '../../analytics/alerts/window-evaluation.js';
+import { errorSignatureParams } from '../../schemas/alert-rules.js';
 
 describe('decide', () => {
   const firing = (at: number): AlertState => ({ status: 'firing', last_fired_at: at, changed_at: at });
@@ -86,5 +87,21 @@ describe('matchesFilters', () => {
     expect(matchesFilters({ ...f, project: ['q'] }, run)).toBe(false);
     expect(matchesFilters({ ...f, category: ['x'] }, run)).toBe(false);
     expect(matchesFilters({ ...f, tag: { team: 'web' } }, run)).toBe(false);
+  });
+});
+
+describe('error_signature rules', () => {
+  const p = errorSignatureParams.parse({ window_s: 3600, baseline_s: 86_400, new_min_runs: 2, growth_factor: 3, min_runs: 2 });
+  it('fire on a new signature in more runs than new_min_runs', () => {
+    expect(evaluateSignature({ runs: 2, occurrences: 5, new_in_window: true }, 0, p)).toEqual({ observation: 'clear', reason: null, factor: null });
+    expect(evaluateSignature({ runs: 3, occurrences: 3, new_in_window: true }, 0, p)).toEqual({ observation: 'holds', reason: 'new', factor: null });
+  });
+  it('fire on a known one at growth_factor times its baseline rate, in min_runs runs', () => {
+    // 3 an hour against 24 a day (1 an hour): 3×.
+    expect(evaluateSignature({ runs: 3, occurrences: 3, new_in_window: false }, 24, p)).toMatchObject({ observation: 'holds', reason: 'growth', factor: 3 });
+    expect(evaluateSignature({ runs: 2, occurrences: 2, new_in_window: false }, 24, p)).toMatchObject({ observation: 'clear', factor: 2 });
+    expect(evaluateSignature({ runs: 1, occurrences: 9, new_in_window: false }, 24, p)).toMatchObject({ observation: 'clear' });
+    // Known (seen before the baseline) but absent from it: back from nothing.
+    expect(evaluateSignature({ runs: 2, occurrences: 2, new_in_window: false }, 0, p)).toEqual({ observation: 'holds', reason: 'growth', factor: null });
   });
 });

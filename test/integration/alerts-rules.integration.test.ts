@@ -205,6 +205,38 @@ describe('window rules', () => {
     const firings = await getJson(server.url, `/api/v1/alerts/firings?rule_id=${rule.id}`);
     expect(firings.body.firings.map((f: any) => f.status)).toEqual(['resolved', 'firing']);
   });
+
+  it('an error signature fires when it is new in more runs than allowed, and a known one when it grows over its baseline', async () => {
+    const rule = await createRule({
+      name: 'new errors', kind: 'error_signature',
+      params: { window_s: 3600, new_min_runs: 2, growth_factor: 3, baseline_s: 86400, min_runs: 2 }, filters: { project: 'p-sig' },
+    });
+    const now = Date.now();
+    const failing = (id: string, start: number, message: string) => [
+      { v: 1, type: 'run_start', project: 'p-sig', run_id: id, ts: iso(start), model: 'm1', task: { id: 't' } },
+      { v: 1, type: 'tool_call', project: 'p-sig', run_id: id, step: 0, call_id: `${id}-c`, ts: iso(start + 1000), tool: 'book', arguments: {}, status: 'error', error: { type: 'E', message } },
+      { v: 1, type: 'run_end', project: 'p-sig', run_id: id, ts: iso(start + 2000), status: 'failure' },
+    ];
+    const events: object[] = [];
+    // Known for a day: one "payment" error 10 h ago; in the last hour, three runs with it (3 per hour against 1 per day: 72×).
+    events.push(...failing('old-pay', now - 10 * 3600_000, 'Error: payment method gift_card_1 not found'));
+    for (let i = 0; i < 3; i++) events.push(...failing(`pay-${i}`, now - 600_000 + i * 1000, `Error: payment method gift_card_${i + 2} not found`));
+    // New in the window: a flight error in two runs (not more than 2: quiet), then a third.
+    for (let i = 0; i < 2; i++) events.push(...failing(`flight-${i}`, now - 500_000 + i * 1000, `Error: flight HAT00${i} not available on date 2024-05-13`));
+    expect((await postEvents(server.url, events)).body.rejected).toEqual([]);
+    const [grown] = await ok.waitFor(1, forRule(rule.id));
+    expect(grown.body).toMatchObject({
+      type: 'alert.firing', kind: 'error_signature',
+      values: { template: 'Error: payment method <n> not found', reason: 'growth', runs: 3, occurrences: 3, baseline_occurrences: 1, factor: 72 },
+    });
+    expect(grown.body.key).toBe(`signature=${grown.body.values.signature}`);
+    await send('POST', '/api/v1/alerts/evaluate');
+    expect(ok.received.filter(forRule(rule.id))).toHaveLength(1);
+    expect((await postEvents(server.url, failing('flight-2', now - 400_000, 'Error: flight HAT777 not available on date 2024-05-14'))).body.rejected).toEqual([]);
+    const [, fresh] = await ok.waitFor(2, forRule(rule.id));
+    expect(fresh.body).toMatchObject({ kind: 'error_signature', values: { template: 'Error: flight <n> not available on date <time>', reason: 'new', runs: 3 } });
+    expect(fresh.body.summary).toBe('new error in 3 runs over the last hour: Error: flight <n> not available on date <time>');
+  });
 });
 
 describe('delivery', () => {

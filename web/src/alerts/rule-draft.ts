@@ -10,6 +10,7 @@ export const KIND_LABELS: Record<Kind, string> = {
   cost_spike: 'Cost spike',
   metric_threshold: 'Metric threshold',
   completion_rate_drop: 'Completion-rate drop',
+  error_signature: 'Error signature (new or growing)',
 };
 
 export interface ParamField {
@@ -51,6 +52,13 @@ export const PARAM_FIELDS: Record<Kind, ParamField[]> = {
     { name: 'min_drop', label: 'Min drop', type: 'number', placeholder: '0.1' },
     { name: 'min_runs', label: 'Min runs', type: 'number', placeholder: '20' },
     { name: 'group_by', label: 'Group by', type: 'text', placeholder: 'e.g. model' },
+  ],
+  error_signature: [
+    { name: 'window_s', label: 'Window (s)', type: 'number', placeholder: '3600' },
+    { name: 'new_min_runs', label: 'New: in more runs than', type: 'number', placeholder: '3' },
+    { name: 'growth_factor', label: 'Known: growth factor', type: 'number', placeholder: '3' },
+    { name: 'baseline_s', label: 'Baseline (s)', type: 'number', placeholder: '604800' },
+    { name: 'min_runs', label: 'Known: min runs', type: 'number', placeholder: '5' },
   ],
 };
 
@@ -179,6 +187,9 @@ export function describeRule(r: AlertRuleView): string {
       break;
     case 'cost_spike':
       parts.unshift(`z > ${p.z ?? 'default'} over ${seconds(Number(p.window_s))}`);
+      break;
+    case 'error_signature':
+      parts.unshift(`new in > ${p.new_min_runs} runs, or ${p.growth_factor}× its rate, over ${seconds(Number(p.window_s))}`);
       break;
     default:
       break;
