@@ -2,19 +2,10 @@
 // card (per environment, then per task) as GET /api/v1/hacking counts it, and a run's findings
 // naming the kind, the step (a link to it) and the text that matched.
 import { describe, expect, it } from 'vitest';
+import { taskRuns } from '../helpers/task-runs.js';
 import { dashboardForFile } from './start-server.js';
 
-const T0 = Date.now() - 3_600_000;
-const at = (s: number) => new Date(T0 + s * 1000).toISOString();
-let clock = 0;
-const run = (id: string, task: string, env: string, status: string, actions: string[]) => {
-  const t = (clock += 100);
-  return [
-    { type: 'run_start', run_id: id, ts: at(t), model: 'm-1', task: { id: task }, environment: env },
-    ...actions.map((action, step) => ({ type: 'step', run_id: id, step, ts: at(t + step + 1), action, observation: 'ok' })),
-    { type: 'run_end', run_id: id, ts: at(t + 50), status },
-  ];
-};
+const run = taskRuns();
 
 const file = dashboardForFile({
   viewport: { width: 1440, height: 900 },

@@ -2,20 +2,10 @@
 // ended run, successful or not), shown on the run (GET /api/v1/runs/:id analysis.hacking) and
 // per task and environment (GET /api/v1/hacking), counted by hand.
 import { describe, expect, it } from 'vitest';
+import { taskRuns } from '../helpers/task-runs.js';
 import { serverForFile } from '../helpers/test-server.js';
 
-const T0 = Date.now() - 3_600_000;
-const at = (s: number) => new Date(T0 + s * 1000).toISOString();
-let clock = 0;
-/** A run of `actions` (one step each) on `task` in `env`, ending with `status`. */
-const run = (id: string, task: string, env: string, status: string, actions: string[]) => {
-  const t = (clock += 100);
-  return [
-    { type: 'run_start', run_id: id, ts: at(t), model: 'm-1', task: { id: task }, environment: env },
-    ...actions.map((action, step) => ({ type: 'step', run_id: id, step, ts: at(t + step + 1), action, observation: 'ok' })),
-    { type: 'run_end', run_id: id, ts: at(t + 50), status },
-  ];
-};
+const run = taskRuns();
 
 const file = serverForFile([
   // env-a: its successes come with evidence; one failed attempt looked at the future history too.

@@ -78,6 +78,7 @@ export function FindInRun({ runId, project, onGo, stepLink }: Props) {
       <div className="find-in-run-bar" role="search">
         <input
           type="search"
+          className="text-input"
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}

@@ -23,7 +23,7 @@ export function SearchForm({ query, onSearch }: { query: SearchQuery; onSearch: 
         <input
           ref={input}
           type="search"
-          className="search-form-text"
+          className="text-input search-form-text"
           value={text}
           onChange={(e) => setText(e.target.value)}
           placeholder="Search every step and tool call…"
@@ -64,7 +64,7 @@ export function SearchForm({ query, onSearch }: { query: SearchQuery; onSearch: 
           tool
           <input
             type="text"
-            className="search-form-tool"
+            className="text-input search-form-tool"
             value={tool}
             onChange={(e) => setTool(e.target.value)}
             onBlur={() => tool.trim() !== query.tool && text.trim() && onSearch({ ...query, text, tool, offset: 0 })}
