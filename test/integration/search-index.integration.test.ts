@@ -28,6 +28,8 @@ beforeAll(async () => {
   await storage.insert('steps', [{ project: 'p', run_id: 'new-1', step: 3, ts, action: 'zebra-crossed', observation: '' }]);
   // A step delivered twice (two inserts: two parts until the engine merges them).
   for (let i = 0; i < 2; i++) await storage.insert('steps', [{ project: 'p', run_id: 'twice', step: 1, ts, action: 'retry', observation: 'flaky quokka' }]);
+  // A step whose action and observation both hold the word.
+  await storage.insert('steps', [{ project: 'p', run_id: 'both', step: 2, ts, action: 'find the echidna', observation: 'an Echidna here' }]);
   // One run id in two projects, each with its own match.
   await storage.insert('steps', [
     { project: 'p', run_id: 'same-id', step: 0, ts, action: 'one', observation: 'wombat in p' },
@@ -57,6 +59,12 @@ describe('text indexes', () => {
     const twice = await searchRuns(storage, filters, options('quokka', 'words'));
     expect(twice).toMatchObject({ total_runs: 1, total_hits: 1 });
     expect(twice.runs[0].matches).toHaveLength(1);
+    // A step matching in two fields is one hit, listed once by its first field.
+    for (const mode of ['words', 'phrase', 'substring', 'regex'] as const) {
+      const two = await searchRuns(storage, filters, options(mode === 'regex' ? '(?i)echidna' : mode === 'substring' ? 'chidna' : 'echidna', mode));
+      expect(two, mode).toMatchObject({ total_runs: 1, total_hits: 1 });
+      expect(two.runs[0].matches.map((m) => [m.step, m.field]), mode).toEqual([[2, 'action']]);
+    }
     const both = await searchRuns(storage, { ...filters, project: ['p', 'q'] }, options('wombat', 'words'));
     expect(both.total_runs).toBe(2);
     expect(both.runs.map((r) => [r.project, r.hits, r.matches.map((m) => [m.step, m.snippet])]).sort()).toEqual([
