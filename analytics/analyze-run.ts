@@ -6,7 +6,7 @@ import { detectLoops, type Loop, type LoopThresholds } from './loops/index.js';
 import { reworkRate, selfCorrectionRate } from './process-metrics.js';
 import { signSteps, type CallParts, type StepParts } from './signed-step.js';
 import { DEFAULT_VERIFIER_PATHS, detectSuspiciousSuccess } from './suspicious-success.js';
-import { detectHackingEvidence, hackingKinds } from './hacking-evidence.js';
+import { detectHackingEvidence, hackingKinds, type HackingConfig } from './hacking-evidence.js';
 import { compilePathPattern } from './path-patterns.js';
 import { actionSequenceKey } from './rl/action-sequence.js';
 import { RUN_STATUSES, type RunStatus } from '../schemas/events.js';
@@ -64,6 +64,8 @@ export interface AnalyzeOptions {
   now: number;
   loops?: Partial<LoopThresholds>;
   failure?: Partial<FailureConfig>;
+  /** Reward-hacking patterns instead of the defaults they name. */
+  hacking?: Partial<HackingConfig>;
 }
 
 /** The verifier's paths, compiled once rather than for every run analysed. */
@@ -124,7 +126,7 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     tests_failed: nOrNull(r.tests_failed),
   }, SUSPICIOUS);
   // Reward-hacking evidence of an ended run, successful or not (its actions and arguments are read back for it).
-  const hacking = status !== null ? detectHackingEvidence({ steps: rows.steps, tool_calls: rows.tool_calls }) : [];
+  const hacking = status !== null ? detectHackingEvidence({ steps: rows.steps, tool_calls: rows.tool_calls }, o.hacking) : [];
   const calls = [...rows.tool_calls].sort(
     (a, b) => (a.step ?? Number.MAX_SAFE_INTEGER) - (b.step ?? Number.MAX_SAFE_INTEGER) || a.ts - b.ts,
   );

@@ -159,3 +159,49 @@ export function hackingKinds(evidence: readonly HackingEvidence[]): HackingKind[
   return HACKING_KINDS.filter((k) => kinds.has(k));
 }
 
+
+/**
+ * Patterns given as JSON (TRAJSCOPE_HACKING_PATTERNS), each list replacing the default one it
+ * names: {"test_paths": ["spec/", "*_spec.rb"], "commands": {"git_history": ["\\bhg\\s+log\\b"]},
+ * "test_contents": {...}, "any_contents": {...}}. Patterns are JavaScript regular expressions; a
+ * list may be empty (the kind is then not looked for there). Throws an Error naming what is wrong.
+ */
+export function parseHackingPatterns(json: string): Partial<HackingConfig> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (err) {
+    throw new Error(`reward-hacking patterns: not JSON (${(err as Error).message})`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('reward-hacking patterns: expected a JSON object');
+  const v = value as Record<string, unknown>;
+  const strings = (x: unknown, where: string): string[] => {
+    if (!Array.isArray(x) || x.some((s) => typeof s !== 'string')) throw new Error(`reward-hacking patterns: ${where} must be a list of strings`);
+    return x as string[];
+  };
+  const regexps = (x: unknown, where: string): RegExp[] =>
+    strings(x, where).map((src) => {
+      try {
+        return new RegExp(src);
+      } catch (err) {
+        throw new Error(`reward-hacking patterns: ${where}: ${(err as Error).message}`);
+      }
+    });
+  const byKind = (x: unknown, where: string): Partial<Record<HackingKind, RegExp[]>> => {
+    if (!x || typeof x !== 'object' || Array.isArray(x)) throw new Error(`reward-hacking patterns: ${where} must be an object of kinds`);
+    const out: Partial<Record<HackingKind, RegExp[]>> = {};
+    for (const [kind, list] of Object.entries(x)) {
+      if (!(HACKING_KINDS as readonly string[]).includes(kind)) throw new Error(`reward-hacking patterns: ${where}: unknown kind ${kind} (kinds: ${HACKING_KINDS.join(', ')})`);
+      out[kind as HackingKind] = regexps(list, `${where}.${kind}`);
+    }
+    return out;
+  };
+  const known = new Set(['test_paths', 'commands', 'test_contents', 'any_contents']);
+  for (const key of Object.keys(v)) if (!known.has(key)) throw new Error(`reward-hacking patterns: unknown key ${key} (keys: ${[...known].join(', ')})`);
+  const out: Partial<HackingConfig> = {};
+  if (v.test_paths !== undefined) out.testPaths = strings(v.test_paths, 'test_paths');
+  if (v.commands !== undefined) out.commands = { ...DEFAULT_HACKING_CONFIG.commands, ...byKind(v.commands, 'commands') };
+  if (v.test_contents !== undefined) out.testContents = { ...DEFAULT_HACKING_CONFIG.testContents, ...byKind(v.test_contents, 'test_contents') };
+  if (v.any_contents !== undefined) out.anyContents = { ...DEFAULT_HACKING_CONFIG.anyContents, ...byKind(v.any_contents, 'any_contents') };
+  return out;
+}

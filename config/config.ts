@@ -83,6 +83,7 @@ const envSchema = z.object({
   TRAJSCOPE_COST_SPIKE_Z: z.coerce.number().positive().default(3.5),
   TRAJSCOPE_CONTEXT_BLOWUP_FACTOR: z.coerce.number().positive().default(2),
   TRAJSCOPE_HOURLY_SPEND_FACTOR: z.coerce.number().positive().default(3),
+  TRAJSCOPE_HACKING_PATTERNS: z.string().optional(),
   TRAJSCOPE_GATE_MAX_COMPLETION_DROP: z.coerce.number().min(0).max(1).default(0.05),
   TRAJSCOPE_GATE_MAX_COST_INCREASE: z.coerce.number().min(0).default(0.25),
   TRAJSCOPE_GATE_MIN_RUNS: int(30),
@@ -189,6 +190,8 @@ export interface Config {
     costSpikeZ: number;
     contextBlowupFactor: number;
     hourlySpendFactor: number;
+    /** Reward-hacking patterns as JSON (analytics/hacking-evidence.ts parseHackingPatterns), instead of the defaults they name. */
+    hackingPatterns?: string;
   };
   alerts: {
     /** Base URL of the dashboard in alert links (default: the server's own address). */
@@ -312,6 +315,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       costSpikeZ: e.TRAJSCOPE_COST_SPIKE_Z,
       contextBlowupFactor: e.TRAJSCOPE_CONTEXT_BLOWUP_FACTOR,
       hourlySpendFactor: e.TRAJSCOPE_HOURLY_SPEND_FACTOR,
+      hackingPatterns: e.TRAJSCOPE_HACKING_PATTERNS,
     },
     alerts: {
       publicUrl: e.TRAJSCOPE_PUBLIC_URL,

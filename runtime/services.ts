@@ -1,5 +1,6 @@
 // Opens what a Trajscope process runs on: storage (migrated), the batching writer and the
 // ingest path. Used by `serve`, `import`, `demo` and the tests.
+import { parseHackingPatterns } from '../analytics/hacking-evidence.js';
 import type { Config } from '../config/config.js';
 import { BatchWriter, rowBinaryEncoders } from '../ingest/batch-writer.js';
 import { EventIngestor } from '../ingest/event-ingestor.js';
@@ -36,6 +37,8 @@ export interface ServiceOptions {
 export async function openServices(config: Config, o: ServiceOptions = {}): Promise<Services> {
   const log = o.log ?? createLogger(config.logLevel, { format: config.logFormat });
   const prices = loadPriceBook(config.pricesFile);
+  // Refused before anything opens: a pattern that does not compile names itself.
+  const hacking = config.analysis.hackingPatterns === undefined ? undefined : parseHackingPatterns(config.analysis.hackingPatterns);
   const storage = o.storage ?? (await openStorage({ ...config.clickhouse, dataDir: config.dataDir, runIdleTimeoutMs: config.analysis.idleTimeoutMs }));
   try {
     const applied = await migrate(storage);
@@ -72,6 +75,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     rescanMs: config.analysis.rescanMs,
     closeWaitMs: config.analysis.closeWaitMs,
     loops: config.analysis.loops,
+    hacking,
     beforeRead: () => writer.flush(),
     onError: (err) => log.warn('run analysis failed; it will be retried', err),
   });

@@ -16,6 +16,7 @@
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import type { FailureConfig } from '../../analytics/failure-modes/index.js';
 import type { LoopThresholds } from '../../analytics/loops/index.js';
+import type { HackingConfig } from '../../analytics/hacking-evidence.js';
 import type { AnalysisStatus } from '../../schemas/ingest-status.js';
 import type { TrajEvent } from '../../schemas/normalize-event.js';
 import type { Storage } from '../../storage/gateway.js';
@@ -34,6 +35,7 @@ export interface RunAnalyzerOptions {
   idleTimeoutMs: number;
   loops?: Partial<LoopThresholds>;
   failure?: Partial<FailureConfig>;
+  hacking?: Partial<HackingConfig>;
   /** Runs read back per batch of queries at most (each batch scans the step index once). */
   batchRuns?: number;
   /** Step and tool-call rows read back per batch at most, as far as a run allows (memory). */
@@ -588,7 +590,7 @@ export class RunAnalyzer {
     try {
       if (runs.length === 0 || this.closed) return;
       const now = this.clock();
-      const options = { now, loops: this.opts.loops, failure: { ...this.opts.failure, idleTimeoutMs: this.opts.idleTimeoutMs } };
+      const options = { now, loops: this.opts.loops, failure: { ...this.opts.failure, idleTimeoutMs: this.opts.idleTimeoutMs }, hacking: this.opts.hacking };
       const rows: ReturnType<typeof analyzeRun>[] = [];
       for (let i = 0; i < runs.length; i++) {
         // A batch of long runs takes a while to analyse: let ingest (HTTP, Kafka) go on in between.

@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { detectHackingEvidence, hackingKinds, type HackingRun } from '../../analytics/hacking-evidence.js';
+import { detectHackingEvidence, hackingKinds, parseHackingPatterns, type HackingRun } from '../../analytics/hacking-evidence.js';
 import { convert } from '../importers/fixtures.js';
 
 const actions = (...texts: string[]): HackingRun => ({ steps: texts.map((action, step) => ({ step, action })), tool_calls: [] });
@@ -99,5 +99,25 @@ describe('reward-hacking evidence on the real fixtures', () => {
       'claude-code test_skipped pytest.skip(',
       'claude-code test_skipped pytest.skip(',
     ]);
+  });
+});
+
+describe('reward-hacking patterns from the configuration', () => {
+  it('replace the lists they name and keep the other defaults', () => {
+    const cfg = parseHackingPatterns(JSON.stringify({ test_paths: ['spec/'], commands: { git_history: ['\\bhg\\s+log\\b'] } }));
+    expect(kinds(actions('hg log -r "all()"'))).toEqual([]); // not by default
+    expect(hackingKinds(detectHackingEvidence(actions('hg log -r "all()"'), cfg))).toEqual(['git_history']);
+    expect(hackingKinds(detectHackingEvidence(actions('git log --all'), cfg))).toEqual([]); // replaced
+    expect(hackingKinds(detectHackingEvidence(actions('git clone https://example.test/x.git'), cfg))).toEqual(['upstream_source']); // kept
+    expect(hackingKinds(detectHackingEvidence(actions('rm spec/models_spec.rb'), cfg))).toEqual(['test_removed']);
+    expect(hackingKinds(detectHackingEvidence(actions('rm tests/test_a.py'), cfg))).toEqual([]);
+  });
+
+  it('refuse what they cannot use, naming it', () => {
+    expect(() => parseHackingPatterns('{')).toThrow(/reward-hacking patterns: not JSON/);
+    expect(() => parseHackingPatterns('{"commands":{"git_history":["(unclosed"]}}')).toThrow(/commands\.git_history: Invalid regular expression/);
+    expect(() => parseHackingPatterns('{"commands":{"git_histroy":[]}}')).toThrow(/unknown kind git_histroy/);
+    expect(() => parseHackingPatterns('{"test_path":["spec/"]}')).toThrow(/unknown key test_path/);
+    expect(() => parseHackingPatterns('{"test_paths":"spec/"}')).toThrow(/test_paths must be a list of strings/);
   });
 });
