@@ -287,6 +287,13 @@ interface RawInserter {
   }): Promise<unknown>;
 }
 
+/**
+ * Settings of every insert. Skip indexes (the text indexes of 0016) are built when parts merge,
+ * not as rows are inserted: an acknowledged insert does not wait for them (a search reads a part
+ * without them whole).
+ */
+const INSERT_SETTINGS = { materialize_skip_indexes_on_insert: '0' } as const;
+
 class ClickHouseStorage implements Storage {
   readonly embedded: boolean;
   writes = 0;
@@ -378,9 +385,7 @@ class ClickHouseStorage implements Storage {
   async insert(table: string, rows: readonly object[] | EncodedRows, dedupToken?: string, columns?: readonly string[]): Promise<void> {
     const encoded = rows instanceof EncodedRows;
     if ((encoded ? rows.count : rows.length) === 0) return;
-    // Skip indexes (the text indexes of 0016) are built when parts merge, not as rows are inserted:
-    // an acknowledged insert does not wait for them (a search reads a part without them whole).
-    const clickhouse_settings = { materialize_skip_indexes_on_insert: '0', ...(dedupToken ? { insert_deduplication_token: dedupToken } : {}) };
+    const clickhouse_settings = { ...INSERT_SETTINGS, ...(dedupToken ? { insert_deduplication_token: dedupToken } : {}) };
     const format = columns ? 'JSONCompactEachRow' : 'JSONEachRow';
     try {
       if (encoded && rows.structure !== undefined) {
@@ -435,7 +440,8 @@ class ClickHouseStorage implements Storage {
     if (dedupToken !== undefined && !/^[\w:.-]+$/.test(dedupToken)) throw new StorageError(`unexpected deduplication token ${JSON.stringify(dedupToken)}`);
     this.fileDir ??= mkdtempSync(join(tmpdir(), 'trajscope-inserts-'));
     const path = join(this.fileDir, `${randomUUID()}.bin`);
-    const settings = ` SETTINGS materialize_skip_indexes_on_insert = 0${dedupToken ? `, insert_deduplication_token = ${sqlString(dedupToken)}` : ''}`; // as in insert()
+    const fixed = Object.entries(INSERT_SETTINGS).map(([k, v]) => `${k} = ${v}`);
+    const settings = ` SETTINGS ${[...fixed, ...(dedupToken ? [`insert_deduplication_token = ${sqlString(dedupToken)}`] : [])].join(', ')}`;
     const sql =
       `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')})${settings} ` +
       `SELECT * FROM file(${sqlString(path)}, 'RowBinary', ${sqlString(structure)})`;

@@ -6,7 +6,7 @@
 // their runs. Identifiers are fixed here; every value is a {name:Type} parameter.
 import type { ErrorSignature, ErrorsReport } from '../../schemas/api.js';
 import type { QueryParams, Storage } from '../gateway.js';
-import { isoTime, num } from './row-conversions.js';
+import { isoTime, num, runStepPath } from './row-conversions.js';
 import { FAILED_SQL } from './run-lifecycle-sql.js';
 import type { RunFilters } from './run-filters.js';
 import { summarySql } from './run-summary-sql.js';
@@ -119,7 +119,7 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
             tool: String(e.tool),
             message: String(e.message),
             at: isoTime(e.ts),
-            link: `/runs/${encodeURIComponent(runId)}${step === null ? '' : `?step=${step}`}`,
+            link: runStepPath(runId, step),
           };
         }),
     };

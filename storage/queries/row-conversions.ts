@@ -41,3 +41,8 @@ export function usageFields(r: Record<string, unknown>) {
     cost_estimated: Boolean(r.cost_estimated),
   };
 }
+
+/** Dashboard path of a run, at a step when there is one: /runs/<run_id>?step=<step>. */
+export function runStepPath(runId: string, step: number | null): string {
+  return `/runs/${encodeURIComponent(runId)}${step === null ? '' : `?step=${step}`}`;
+}

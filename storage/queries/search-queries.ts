@@ -11,7 +11,7 @@ import { ApiError } from '../../schemas/api-error.js';
 import type { QueryParams, Storage } from '../gateway.js';
 import { EMPTY_FILTERS, type RunFilters } from './run-filters.js';
 import { summarySql } from './run-summary-sql.js';
-import { isoTime, num, numOrNull } from './row-conversions.js';
+import { isoTime, num, numOrNull, runStepPath } from './row-conversions.js';
 
 export const SEARCH_MODES = ['words', 'phrase', 'substring', 'regex'] as const;
 export const SEARCH_FIELDS = ['all', 'action', 'observation', 'error', 'tool_arguments', 'tool_output'] as const;
@@ -215,7 +215,7 @@ function matchOf(r: Record<string, unknown>): SearchMatch {
     call_id: String(r.call_id),
     snippet: String(r.snippet),
     highlight: num(r.hl_length) > 0 && num(r.hl_start) >= 0 ? { start: num(r.hl_start), length: num(r.hl_length) } : null,
-    link: `/runs/${encodeURIComponent(String(r.run_id))}${step === null ? '' : `?step=${step}`}`,
+    link: runStepPath(String(r.run_id), step),
   };
 }
 

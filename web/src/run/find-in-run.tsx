@@ -86,7 +86,7 @@ export function FindInRun({ runId, project, onGo, stepLink }: Props) {
           aria-label="Find in this run"
           maxLength={500}
         />
-        <select value={mode} onChange={(e) => setMode(e.target.value as typeof mode)} aria-label="Match">
+        <select className="text-input" value={mode} onChange={(e) => setMode(e.target.value as typeof mode)} aria-label="Match">
           {MODES.map((m) => (
             <option key={m.value} value={m.value}>
               {m.label}

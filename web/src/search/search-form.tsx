@@ -52,7 +52,7 @@ export function SearchForm({ query, onSearch }: { query: SearchQuery; onSearch: 
         </div>
         <label className="search-form-label">
           in
-          <select value={query.field} onChange={(e) => onSearch({ ...query, text, tool, field: e.target.value as SearchQuery['field'], offset: 0 })} aria-label="Search in">
+          <select className="text-input" value={query.field} onChange={(e) => onSearch({ ...query, text, tool, field: e.target.value as SearchQuery['field'], offset: 0 })} aria-label="Search in">
             {SEARCH_FIELDS.map((f) => (
               <option key={f.value} value={f.value}>
                 {f.label}
