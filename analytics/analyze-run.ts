@@ -10,7 +10,8 @@ import { detectHackingEvidence, hackingKinds, type HackingConfig } from './hacki
 import { compilePathPattern } from './path-patterns.js';
 import { actionSequenceKey } from './rl/action-sequence.js';
 import { RUN_STATUSES, type RunStatus } from '../schemas/events.js';
-import { runOutcome } from './run-outcome.js';
+import { hasFailed, runOutcome } from './run-outcome.js';
+import { finalError } from './final-error.js';
 
 /** A run's summary row as runSummarySql gives it (ClickHouse JSON values). */
 export type SummaryRow = Record<string, unknown>;
@@ -58,6 +59,8 @@ export interface RunRows {
   verdict?: number | null;
   /** max(runs.ingested_at) read before the rows: what the analysis covers. */
   source_ingested_at: string;
+  /** The last step's observation, read for failed runs only (their final error: final-error.ts). */
+  final_observation?: string;
 }
 
 export interface AnalyzeOptions {
@@ -127,6 +130,13 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
   }, SUSPICIOUS);
   // Reward-hacking evidence of an ended run, successful or not (its actions and arguments are read back for it).
   const hacking = status !== null ? detectHackingEvidence({ steps: rows.steps, tool_calls: rows.tool_calls }, o.hacking) : [];
+  const final = finalError({
+    failed: status !== null && hasFailed(runOutcome(status, rows.verdict ?? null)),
+    endError: s(r.error_message),
+    steps: rows.steps,
+    tool_calls: rows.tool_calls,
+    finalObservation: rows.final_observation,
+  });
   const calls = [...rows.tool_calls].sort(
     (a, b) => (a.step ?? Number.MAX_SAFE_INTEGER) - (b.step ?? Number.MAX_SAFE_INTEGER) || a.ts - b.ts,
   );
@@ -209,6 +219,9 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     suspicious_evidence: JSON.stringify({ evidence: suspicious.evidence, evidence_steps: suspicious.evidence_steps }),
     hacking_kinds: hackingKinds(hacking),
     hacking_evidence: JSON.stringify(hacking),
+    final_error: final?.text ?? '',
+    final_error_source: final?.source ?? '',
+    final_error_step: final?.step ?? null,
     self_corrected: selfCorrection.numerator,
     rework_repeated: rework.numerator,
     actions: rework.denominator,

@@ -28,3 +28,8 @@ export function runOutcome(end: EndState, verdict: number | null): EndState {
 export function hasVerdict(status: EndState): status is Exclude<EndState, 'running' | 'submitted'> {
   return status !== 'running' && status !== 'submitted';
 }
+
+/** The run failed: it ended (or was abandoned) with an outcome other than success, the TypeScript twin of FAILED_SQL. */
+export function hasFailed(status: EndState): boolean {
+  return hasVerdict(status) && status !== 'success';
+}

@@ -855,14 +855,18 @@ export interface SearchAnswer {
   next_offset: number | null;
 }
 
+/** Where an error was recorded (GET /api/v1/errors): a step's or a tool call's error, or a failed run's final error. */
+export type ErrorSource = 'step' | 'tool_call' | 'run_end' | 'final_observation';
+
 /** An error of one signature, as an example (GET /api/v1/errors). */
 export interface ErrorExample {
   project: string;
   run_id: string;
-  /** The step it happened in (null: a tool call recorded without one). */
+  /** The step it happened in (null: a tool call recorded without one); a run's final error: its last step. */
   step: number | null;
-  source: 'step' | 'tool_call';
-  /** The tool of a tool call ('' for a step). */
+  /** Where the error was recorded: a step, a tool call, run_end's error, or the final observation of a failed run. */
+  source: ErrorSource;
+  /** The tool of a tool call ('' otherwise). */
   tool: string;
   /** The error message as recorded (at most 300 characters). */
   message: string;

@@ -17,6 +17,8 @@ import type { QueryParams, Storage } from '../gateway.js';
 import { runFieldsSql } from './run-summary-sql.js';
 import type { RunRows, StoredStep, StoredToolCall, SummaryRow } from '../../analytics/analyze-run.js';
 import { RUN_STATUSES, VERDICT_SCORE, type RunStatus } from '../../schemas/events.js';
+import { lastStep } from '../../analytics/final-error.js';
+import { hasFailed, runOutcome } from '../../analytics/run-outcome.js';
 
 /** A run's steps as columns (groupArray of each; a NULL latency is 0 with its flag set). */
 interface StepColumns {
@@ -112,9 +114,17 @@ export async function readRuns(storage: Storage, project: string, runIds: string
     .filter((r) => RUN_STATUSES.includes(r.status as RunStatus))
     .map((r) => String(r.run_id))
     .filter((id) => !signing.has(id));
-  await Promise.all([
+  // Failed runs: their last step's observation (the text a failure may only show there).
+  const lastOfFailed = summaries.flatMap((r) => {
+    const id = String(r.run_id);
+    const failed = RUN_STATUSES.includes(r.status as RunStatus) && hasFailed(runOutcome(r.status as RunStatus, verdictBy.get(id) ?? null));
+    const last = failed ? lastStep(stepsBy.get(id) ?? []) : null;
+    return last === null ? [] : [[id, last] as [string, number]];
+  });
+  const [, , finals] = await Promise.all([
     signRuns.length > 0 && readTexts(storage, project, signRuns, stepsBy, callsBy, true),
     ended.length > 0 && readTexts(storage, project, ended, stepsBy, callsBy, false),
+    lastOfFailed.length > 0 ? readObservations(storage, project, lastOfFailed) : new Map<string, string>(),
   ]);
   const score = new Map(scores.map((s) => [s.run_id, Number(s.latest)]));
   const out: RunRows[] = [];
@@ -130,6 +140,7 @@ export async function readRuns(storage: Storage, project: string, runIds: string
       verifier_score: score.get(id) ?? null,
       verdict: verdictBy.get(id) ?? null,
       source_ingested_at: wm,
+      final_observation: finals.get(id),
     });
   }
   return out;
@@ -202,6 +213,15 @@ function callsOf(c: CallColumns): ReadCall[] {
     };
   }
   return out;
+}
+
+/** The observations of these (run, step) pairs, by run: one step of each run. */
+async function readObservations(storage: Storage, project: string, pairs: Array<[string, number]>): Promise<Map<string, string>> {
+  const rows = await storage.query<{ run_id: string; observation: string }>(
+    `SELECT run_id, observation FROM steps FINAL PREWHERE ${WHERE} AND (run_id, step) IN (SELECT x.1, x.2 FROM (SELECT arrayJoin(arrayZip({ids:Array(String)}, {steps:Array(UInt32)})) AS x))`,
+    { project, ids: pairs.map((p) => p[0]), steps: pairs.map((p) => p[1]) },
+  );
+  return new Map(rows.map((r) => [r.run_id, r.observation]));
 }
 
 /** Runs whose observations and outputs signing needs: rows stored without parts, or a step of several calls. */

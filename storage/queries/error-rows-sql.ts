@@ -5,9 +5,11 @@
 export const SIGNATURE_SQL = (template: string) => `lower(hex(cityHash64(${template})))`;
 
 /**
- * Every error row of steps and tool calls (of `projectCond`'s projects) with its template, as
- * (project, run_id, occurrence, source, step, tool, template, message, ts): `occurrence` is the
- * step (or, for a tool call without one, the call) it happened in.
+ * Every error row of steps and tool calls (of `projectCond`'s projects) with its template, and
+ * the final error of each failed run (run_analysis.final_error: run_end's error message or the
+ * last step's observation, 0019_final_errors.sql), as (project, run_id, occurrence, source, step,
+ * tool, template, message, ts): `occurrence` is the step (or, for a tool call without one, the
+ * call) it happened in, and `end` for a run's final error, which counts apart from its steps'.
  */
 export function errorRowsSql(projectCond: string): string {
   const where = `error_template != ''${projectCond ? ` AND ${projectCond}` : ''}`;
@@ -16,7 +18,11 @@ export function errorRowsSql(projectCond: string): string {
           UNION ALL
           SELECT project, run_id, ifNull(toString(step), concat('call:', call_id)) AS occurrence, 'tool_call' AS source, step, toString(tool) AS tool,
                  error_template AS template, error_message AS message, ts
-          FROM tool_calls WHERE ${where}`;
+          FROM tool_calls WHERE ${where}
+          UNION ALL
+          SELECT project, run_id, 'end' AS occurrence, toString(final_error_source) AS source, final_error_step AS step, '' AS tool,
+                 final_error_template AS template, final_error AS message, ifNull(ended_at, last_event_at) AS ts
+          FROM run_analysis FINAL WHERE final_error_template != ''${projectCond ? ` AND ${projectCond}` : ''}`;
 }
 
 /** Runs with an error of one of the signatures in `param` (an Array(String) parameter), as (project, run_id): the run filter `error_signature`. */

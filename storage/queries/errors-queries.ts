@@ -4,7 +4,7 @@
 // of that template: a step's error and its tool call's error count once, and so does a row
 // delivered twice. The time window applies to the errors' own time; the other run filters to
 // their runs. Identifiers are fixed here; every value is a {name:Type} parameter.
-import type { ErrorSignature, ErrorsReport } from '../../schemas/api.js';
+import type { ErrorSignature, ErrorSource, ErrorsReport } from '../../schemas/api.js';
 import type { QueryParams, Storage } from '../gateway.js';
 import { isoTime, num, runStepPath } from './row-conversions.js';
 import { FAILED_SQL } from './run-lifecycle-sql.js';
@@ -115,7 +115,7 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
             project: String(e.project),
             run_id: runId,
             step,
-            source: e.source === 'tool_call' ? ('tool_call' as const) : ('step' as const),
+            source: errorSource(e.source),
             tool: String(e.tool),
             message: String(e.message),
             at: isoTime(e.ts),
@@ -140,4 +140,10 @@ function trendOf(map: unknown): number[] {
   const [bars, counts] = Array.isArray(map) ? (map as [unknown[], unknown[]]) : [[], []];
   bars.forEach((b, i) => (out[num(b)] = num(counts[i])));
   return out;
+}
+
+const ERROR_SOURCES: readonly ErrorSource[] = ['step', 'tool_call', 'run_end', 'final_observation'];
+
+function errorSource(v: unknown): ErrorSource {
+  return ERROR_SOURCES.find((s) => s === v) ?? 'step';
 }

@@ -34,8 +34,11 @@ beforeAll(async () => {
   } finally {
     await sink.close();
   }
+  await srv.services.writer.flush();
+  await srv.services.analyzer.drain();
   const rows = await sql(`SELECT error_message, any(error_template) FROM (SELECT error_message, error_template FROM steps WHERE error_message != ''
-                          UNION ALL SELECT error_message, error_template FROM tool_calls WHERE error_message != '') GROUP BY error_message`);
+                          UNION ALL SELECT error_message, error_template FROM tool_calls WHERE error_message != ''
+                          UNION ALL SELECT final_error, final_error_template FROM run_analysis FINAL WHERE final_error != '') GROUP BY error_message`);
   templateOf = new Map(rows.map(([m, t]) => [String(m), String(t)]));
 }, 120_000);
 afterAll(async () => {
@@ -75,6 +78,17 @@ describe('error signatures of the real fixtures', () => {
     expect(template('Exit code 127\n/bin/bash: line 1: pytest: command not found')).toBe('Exit code <n> … <path>: line <n>: pytest: command not found');
     // SWE-agent: the same refusal three times is one.
     same('Your proposed edit has introduced new syntax error(s)');
+  });
+
+  it('add the final errors of failed runs that only their end tells, and not a polite goodbye', async () => {
+    const finals = await sql(`SELECT run_id, final_error_source, final_error_template FROM run_analysis FINAL WHERE final_error != '' ORDER BY run_id`);
+    // run_end's errors of a mini-swe-agent run (the model's API failed) and of an OpenHands run
+    // (its iteration limit). The failed tau-bench conversations end with the user's "Thank you!
+    // ###STOP###" or "Transfer successful", which read as no failure, so they add none.
+    expect(finals.map(([run, source, template]) => [String(run).split('/')[0], source, template])).toEqual([
+      ['mini-swe-agent', 'run_end', 'litellm.InternalServerError: InternalServerError: DeepseekException - [SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation of protocol (<file>:<n>)'],
+      ['openhands', 'run_end', 'RuntimeError: Agent reached maximum iteration in headless mode. Current iteration: <n>, max iteration: <n>'],
+    ]);
   });
 
   it('are what GET /api/v1/errors counts, and what the runs filter error_signature finds', async () => {

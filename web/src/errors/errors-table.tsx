@@ -102,6 +102,7 @@ function Examples({ s, filterSearch, now }: { s: ErrorSignature; filterSearch: s
               {e.run_id}
               {e.step !== null ? ` · step ${e.step}` : ''}
               {e.tool ? ` · ${e.tool}` : ''}
+              {e.source === 'run_end' ? ' · run end' : e.source === 'final_observation' ? ' · final observation' : ''}
             </Link>
             <span className="muted small"> {formatRelative(e.at, now)}</span>
             <pre className="error-message">{e.message}</pre>
