@@ -1,13 +1,16 @@
 // Benchmark: analytics query speed over a large demo data set.
 //   npx tsx bench/query.ts [--runs 100000] [--iterations 20] [--data-dir DIR] [--keep] [--reanalyse] [--only TEXT]
+//                          [--save FILE] [--baseline FILE]
 // Generates N seeded demo runs (about 30 steps and 20 tool calls each) through the ingest path
 // (the run analyzer included) into a fresh data folder — or reuses DIR when it already holds
 // them — then times every analytics endpoint and the runs list over HTTP, 20 times each after
 // one warm-up, and prints median and p95. Targets (2-core machine, embedded engine): p95 under
 // 300 ms for every endpoint, overview under 150 ms. Figures are noisy when other work shares
 // the machine. `--only TEXT` times the endpoints whose label holds TEXT (e.g. `--only search`).
+// `--save FILE` writes each endpoint's median and p95 as JSON; `--baseline FILE` (one saved by
+// another run, e.g. at 100,000 runs) adds the ratio of each p95 to the baseline's.
 // Never part of the tests.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +18,7 @@ import { loadConfig } from '../config/config.js';
 import { generateDemoRuns } from '../sources/demo/index.js';
 import { startServer } from '../runtime/start-server.js';
 import { openServices } from '../runtime/services.js';
-import { timeEndpoints } from './time-endpoints.js';
+import { timeEndpoints, type EndpointFigures } from './time-endpoints.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +28,8 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     reanalyse: { type: 'boolean', default: false },
     only: { type: 'string' },
+    save: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const RUNS = Number(args.runs);
@@ -125,6 +130,10 @@ const endpoints: Array<[string, string, number]> = [
   ['runs list, failure_mode', '/api/v1/runs?failure_mode=dead_loop,tests_failed', 300],
   ['runs list, search', '/api/v1/runs?q=run-00', 300],
   ['run detail', `/api/v1/runs/${sample?.run_id}`, 300],
+  ['run steps index', `/api/v1/runs/${sample?.run_id}/steps/index`, 300],
+  ['errors', '/api/v1/errors', 300],
+  ['errors, 7 days', `/api/v1/errors?from=${Date.now() - 7 * 86_400_000}`, 300],
+  ['hacking by task', '/api/v1/hacking?by=task', 300],
   // Full-text search: two words, a phrase, an exact substring, a regex.
   ['search, a word', '/api/v1/search?q=SecureCookieSessionInterface', 500],
   ['search, a phrase', `/api/v1/search?mode=phrase&q=${encodeURIComponent('omar.rossi')}`, 500],
@@ -133,7 +142,10 @@ const endpoints: Array<[string, string, number]> = [
   ['search, a regex', `/api/v1/search?mode=regex&q=${encodeURIComponent(SEARCH_REGEX)}`, 500],
 ];
 
-await timeEndpoints(server.url, args.only === undefined ? endpoints : endpoints.filter(([label]) => label.includes(args.only!)), ITERATIONS);
+const figures: Record<string, EndpointFigures> = {};
+const baseline = args.baseline ? (JSON.parse(readFileSync(args.baseline, 'utf8')) as { figures: Record<string, EndpointFigures> }).figures : undefined;
+await timeEndpoints(server.url, args.only === undefined ? endpoints : endpoints.filter(([label]) => label.includes(args.only!)), ITERATIONS, undefined, figures, baseline);
+if (args.save) writeFileSync(args.save, JSON.stringify({ runs: Math.max(RUNS, Number(n)), at: new Date().toISOString(), figures }, null, 1));
 
 // The yardstick of a regex search: the engine's own full scan of the same columns, counted.
 const scans: number[] = [];
