@@ -230,6 +230,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // A cluster is a set of ClickHouse servers; the embedded engine is one node, and the cluster's
+  // name goes into the migrations' statements as a plain identifier.
+  if (e.CLICKHOUSE_CLUSTER !== undefined && (!e.CLICKHOUSE_URL || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(e.CLICKHOUSE_CLUSTER))) {
+    throw new ConfigError(
+      e.CLICKHOUSE_URL
+        ? `invalid configuration:\n  CLICKHOUSE_CLUSTER: must be a plain cluster name (letters, digits, _) (got ${JSON.stringify(e.CLICKHOUSE_CLUSTER)})`
+        : `invalid configuration:\n  CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL (a server of the cluster); the embedded engine cannot be a cluster (got ${JSON.stringify(e.CLICKHOUSE_CLUSTER)})`,
+    );
+  }
   return {
     host: e.TRAJSCOPE_HOST,
     port: e.TRAJSCOPE_PORT,

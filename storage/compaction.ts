@@ -6,6 +6,7 @@
 // each such table into one part (OPTIMIZE … FINAL); FINAL over a single merged part reads it as
 // it is. While ingest keeps writing nothing is compacted (the merge would be stale at once and
 // would hold up queries: the embedded engine answers one statement at a time).
+import { optimizeFinalSql, partsTable } from './cluster-ddl.js';
 import type { Storage } from './gateway.js';
 
 export interface CompactorOptions {
@@ -89,12 +90,12 @@ export class TableCompactor {
     for (const table of this.opts.tables) {
       const [row] = await this.storage.query<{ parts: string }>(
         'SELECT count() AS parts FROM system.parts WHERE database = currentDatabase() AND table = {table:String} AND active',
-        { table },
+        { table: partsTable(this.storage, table) },
       );
       if (Number(row?.parts ?? 0) <= 1) continue;
       const t0 = this.clock();
       // A table name cannot be a query parameter; these come from code, never from input.
-      await this.storage.command(`OPTIMIZE TABLE ${table} FINAL`);
+      await this.storage.command(optimizeFinalSql(table, this.storage.config.cluster));
       this.opts.onCompacted?.(table, this.clock() - t0);
     }
     this.compactedAt = this.seenWrites = this.storage.writes ?? 0;

@@ -206,9 +206,25 @@ export async function engineSettled(ms: number): Promise<boolean> {
 const embeddedReadSlots = new EngineSlots(EMBEDDED_ENGINE_READS);
 const embeddedConsoleSlots = new EngineSlots(EMBEDDED_CONSOLE_READS);
 
+/**
+ * Settings of every query on a cluster (CLICKHOUSE_CLUSTER; none otherwise). An insert into a
+ * Distributed table returns once the shards have the rows, not when they are queued on the node
+ * that took them: a read right after sees them, and a shard that fails the insert fails it for
+ * the writer, which retries with the same token. A subquery or JOIN over a Distributed table
+ * inside a query over another runs once and its result goes to every shard (GLOBAL IN/JOIN): the
+ * default refuses such queries, and running the subquery per shard would be wrong for one with a
+ * LIMIT or over the one-shard tables.
+ */
+export function clusterSettings(config: StorageConfig): ClickHouseSettings {
+  return config.cluster ? { distributed_foreground_insert: 1, distributed_product_mode: 'global' } : {};
+}
+
 export async function openStorage(config: StorageConfig): Promise<Storage> {
   let client: ClickHouseClient;
   let raw: RawInserter | undefined;
+  if (config.cluster && !config.url) {
+    throw new StorageError(`CLICKHOUSE_CLUSTER (${config.cluster}) needs a ClickHouse server (CLICKHOUSE_URL): the embedded engine is one node`);
+  }
   if (config.url) {
     client = createClient({
       url: config.url,
@@ -216,7 +232,7 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
       password: config.password,
       database: config.database,
       request_timeout: 60_000,
-      clickhouse_settings: { date_time_input_format: 'best_effort' },
+      clickhouse_settings: { date_time_input_format: 'best_effort', ...clusterSettings(config) },
     });
   } else {
     mkdirSync(config.dataDir, { recursive: true });
@@ -590,7 +606,7 @@ export async function openConsoleClient(config: StorageConfig, limits: ConsoleLi
       password: config.password,
       database: config.database,
       request_timeout: (limits.maxSeconds + 5) * 1000,
-      clickhouse_settings: { ...settings, ...(tableFilters ? { additional_table_filters: tableFilters as never } : {}), readonly: '1' },
+      clickhouse_settings: { ...settings, ...clusterSettings(config), ...(tableFilters ? { additional_table_filters: tableFilters as never } : {}), readonly: '1' },
     });
   }
   const client = createClient({ connection: createChdbConnection({ path: config.dataDir }) as never });
