@@ -42,33 +42,53 @@ const reuse = !!args['data-dir'] && existsSync(join(dir, 'store'));
 const config = loadConfig({ TRAJSCOPE_DATA_DIR: dir, TRAJSCOPE_PORT: '0', TRAJSCOPE_LOG_LEVEL: 'warn', TRAJSCOPE_BATCH_MAX_ROWS: '200000' });
 const services = await openServices(config);
 const [{ n }] = await services.storage.query<{ n: string }>('SELECT uniqExact(run_id) AS n FROM runs');
-if (Number(n) < RUNS) {
-  if (reuse) console.log(`the data folder holds ${n} runs; adding demo runs up to ${RUNS}`);
+// A generation records how far it got (runs acknowledged, in order) and its time window in the
+// data folder, so a stopped one resumes where it stopped with the same runs (1,000,000 runs take
+// over an hour to ingest).
+const progressFile = join(dir, 'bench-generation.json');
+interface Generation { seed: number; runs: number; startMs: number; spanMs: number; done: number }
+const saved: Generation | undefined = existsSync(progressFile) ? JSON.parse(readFileSync(progressFile, 'utf8')) : undefined;
+const resume = saved !== undefined && saved.runs === RUNS && saved.done < RUNS;
+if (resume || Number(n) < RUNS) {
+  const gen: Generation = resume ? saved : { seed: 7, runs: RUNS, startMs: Date.now() - 30 * 86_400_000, spanMs: 30 * 86_400_000, done: 0 };
+  if (resume) console.log(`resuming a generation of ${RUNS} runs at run ${gen.done}`);
+  else if (reuse) console.log(`the data folder holds ${n} runs; generating ${RUNS} demo runs`);
+  writeFileSync(progressFile, JSON.stringify(gen));
   const t0 = performance.now();
-  const spanMs = 30 * 86_400_000;
   let batch: unknown[] = [];
-  let sent = 0;
+  let sent = gen.done;
   let events = 0;
-  const pending: Promise<unknown>[] = [];
-  for (const run of generateDemoRuns({ seed: 7, runs: RUNS, startMs: Date.now() - spanMs, spanMs })) {
+  /** Batches in flight with the runs generated up to their end. */
+  const pending: Array<{ done: Promise<unknown>; upTo: number }> = [];
+  // Recorded once stored: every 10 batches, after a flush of the writer.
+  let settled = 0;
+  const settle = async () => {
+    const first = pending.shift()!;
+    await first.done;
+    if (++settled % 10 !== 0 && pending.length > 0) return;
+    await services.writer.flush();
+    gen.done = first.upTo;
+    writeFileSync(progressFile, JSON.stringify(gen));
+  };
+  for (const run of generateDemoRuns({ seed: gen.seed, runs: RUNS, startMs: gen.startMs, spanMs: gen.spanMs, from: gen.done })) {
     batch.push(...run);
     sent++;
     if (batch.length >= 20_000) {
       events += batch.length;
-      pending.push(services.ingestor.ingest(batch.map((value) => ({ ok: true as const, value }))));
+      pending.push({ done: services.ingestor.ingest(batch.map((value) => ({ ok: true as const, value }))), upTo: sent });
       batch = [];
-      if (pending.length >= 4) await pending.shift();
+      if (pending.length >= 4) await settle();
       if (sent % 10_000 < 700) process.stderr.write(`\ringest: ${sent}/${RUNS} runs, ${events} events, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
   }
   if (batch.length) {
     events += batch.length;
-    pending.push(services.ingestor.ingest(batch.map((value) => ({ ok: true as const, value }))));
+    pending.push({ done: services.ingestor.ingest(batch.map((value) => ({ ok: true as const, value }))), upTo: sent });
   }
-  await Promise.all(pending);
+  while (pending.length) await settle();
   await services.writer.flush();
   const t1 = performance.now();
-  process.stderr.write(`\ringest: ${RUNS} runs, ${events} events in ${((t1 - t0) / 1000).toFixed(0)} s; analysing…\n`);
+  process.stderr.write(`\ringest: ${RUNS} runs (${RUNS - (resume ? saved.done : 0)} this time), ${events} events in ${((t1 - t0) / 1000).toFixed(0)} s; analysing…\n`);
   await services.analyzer.drain();
   console.log(`ingest ${((t1 - t0) / 1000).toFixed(0)} s, analysis finished ${((performance.now() - t1) / 1000).toFixed(0)} s later`);
 } else {

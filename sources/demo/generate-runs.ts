@@ -14,6 +14,8 @@ export interface DemoRunsOptions {
   startMs: number;
   /** Length of the time window, ms; every event's ts falls inside it. */
   spanMs: number;
+  /** Start at this run (0 by default): the runs from it on are those of a whole generation, e.g. to resume one. */
+  from?: number;
 }
 
 export interface DemoRun {
@@ -32,6 +34,7 @@ function checkOptions(opts: DemoRunsOptions): void {
   if (!Number.isInteger(opts.runs) || opts.runs < 0) throw new RangeError(`runs must be a non-negative integer, got ${opts.runs}`);
   if (!Number.isFinite(opts.startMs) || opts.startMs < 0) throw new RangeError(`startMs must be epoch milliseconds, got ${opts.startMs}`);
   if (!Number.isFinite(opts.spanMs) || opts.spanMs < 0) throw new RangeError(`spanMs must be a non-negative number, got ${opts.spanMs}`);
+  if (opts.from !== undefined && (!Number.isInteger(opts.from) || opts.from < 0)) throw new RangeError(`from must be a non-negative integer, got ${opts.from}`);
 }
 
 /**
@@ -52,7 +55,7 @@ export function* generateDemoRunDetails(opts: DemoRunsOptions): Generator<DemoRu
   const project = opts.project ?? DEFAULT_DEMO_PROJECT;
   const timeline = new Timeline(opts.seed, opts.startMs, opts.spanMs);
   const endMs = opts.startMs + opts.spanMs;
-  for (let index = 0; index < opts.runs; index++) {
+  for (let index = opts.from ?? 0; index < opts.runs; index++) {
     const built = buildRun({ seed: opts.seed, index, project, rollout: opts.runs > 1 ? index / (opts.runs - 1) : 1 });
     const u = (index + new Rng(mixSeed(opts.seed, index, 'start')).next()) / opts.runs;
     const scale = built.durationMs > opts.spanMs ? opts.spanMs / built.durationMs : 1;

@@ -193,3 +193,13 @@ describe('demo runs: memory', { timeout: 120_000 }, () => {
     expect(JSON.stringify(again.events)).toBe(copy);
   });
 });
+
+describe('a generation resumed at a run', () => {
+  it('gives the runs of the whole generation from that run on, byte for byte', () => {
+    const opts = { seed: 5, runs: 40, startMs: Date.UTC(2026, 0, 1), spanMs: 86_400_000 };
+    const whole = [...generateDemoRuns(opts)];
+    expect([...generateDemoRuns({ ...opts, from: 27 })]).toEqual(whole.slice(27));
+    expect([...generateDemoRuns({ ...opts, from: 40 })]).toEqual([]);
+    expect(() => [...generateDemoRuns({ ...opts, from: -1 })]).toThrow(RangeError);
+  });
+});
