@@ -133,3 +133,18 @@ export function erfc(x: number): number {
     );
   return x >= 0 ? r : 2 - r;
 }
+
+/**
+ * The smallest and largest of `values` ([Infinity, -Infinity] when empty), in one pass: unlike
+ * Math.min(...values), it holds for arrays of any length (spreading 100,000 values overflows the
+ * call stack).
+ */
+export function extent(values: Iterable<number>): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
+}

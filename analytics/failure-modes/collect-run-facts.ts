@@ -1,4 +1,5 @@
 // Builds RunFacts from a run's normalized events. Pure.
+import { extent } from '../robust-stats.js';
 import type { RunEndEvent, RunStartEvent, StepEvent, ToolCallEvent } from '../../schemas/normalize-event.js';
 import type { Loop } from '../loops/loop-types.js';
 import type { RunError, RunFacts } from './failure-types.js';
@@ -51,7 +52,7 @@ export function collectRunFacts(run: RunRecords): RunFacts {
     reward: end?.reward ?? run.verifier_score ?? null,
     verdict: run.verdict ?? null,
     loops: run.loops,
-    last_event_ts: Math.max(...times.filter((t): t is number => typeof t === 'number')),
+    last_event_ts: extent(times.filter((t): t is number => typeof t === 'number'))[1],
     now: run.now,
   };
 }
