@@ -708,6 +708,10 @@ export interface StepIndex {
   cost_usd: number[];
   latency_ms: Array<number | null>;
   tool_calls: number[];
+  /** The tool names of the run's steps, each once; `tools[0]` is '' (no tool call). */
+  tools: string[];
+  /** Per step, its first tool call's tool as an index into `tools` (0: the step has no tool call). */
+  tool: number[];
   /** 1 when the step or one of its tool calls failed. */
   error: Array<0 | 1>;
 }

@@ -285,7 +285,8 @@ describe('a 5,000-step run', () => {
       if (r.url().includes(`/runs/${RUN}/steps?`)) windows.push(r.url());
     };
     page.on('request', onRequest);
-    await page.goto(`${server.url}/runs/${RUN}`);
+    // The full view (a card per step): a run this long opens compact by default.
+    await page.goto(`${server.url}/runs/${RUN}?view=full`);
     await page.getByRole('heading', { name: RUN }).waitFor();
     await page.locator('.step-chart .recharts-bar-rectangle path').first().waitFor();
     expect(await page.locator('.step-chart').innerText()).toContain('5,000 steps');
@@ -322,7 +323,7 @@ describe('a 5,000-step run', () => {
     await page.goto(`${server.url}/runs/${RUN}`);
     const loopLink = page.locator('.run-findings .loop-link').first();
     await loopLink.waitFor();
-    expect(await loopLink.innerText()).toContain(`steps ${LONG_RUN_LOOP_START}–`);
+    expect(await loopLink.innerText()).toContain(`steps ${LONG_RUN_LOOP_START + 1}–`);
     await loopLink.click();
     await page.waitForURL(new RegExp(`step=${LONG_RUN_LOOP_START}`));
     const start = page.locator(`#step-${LONG_RUN_LOOP_START}`);

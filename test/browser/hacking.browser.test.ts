@@ -49,8 +49,8 @@ describe('reward-hacking evidence on the dashboard', () => {
     const finding = page.getByTestId('hacking-evidence');
     await finding.waitFor();
     expect(squash(await finding.locator('.finding-label').textContent())).toBe('Hacking evidence');
-    expect(squash(await finding.locator('li').textContent())).toBe('git_history #1 git log --oneline --all');
-    await finding.getByRole('link', { name: '#1' }).click();
+    expect(squash(await finding.locator('li').textContent())).toBe('git_history #2 git log --oneline --all');
+    await finding.getByRole('link', { name: '#2' }).click();
     await page.waitForURL(/\/runs\/a1\?.*step=1/);
   });
 });

@@ -1,5 +1,5 @@
 // Events of one long run (thousands of steps) for the browser test, the screenshots and
-// bench/web.ts: a tool call per step, every 97th step failing, a repeat loop of 12 identical
+// bench/web.ts: a tool call per step (or two: a read of the file first), every 97th step failing, a repeat loop of 12 identical
 // steps at LONG_RUN_LOOP_START, some long observations, and a failed ending.
 
 type Event = Record<string, unknown>;
@@ -11,7 +11,7 @@ export function isLongRunErrorStep(step: number): boolean {
   return step % 97 === 96;
 }
 
-export function longRunEvents(runId: string, steps: number, now: Date, project = 'default'): Event[] {
+export function longRunEvents(runId: string, steps: number, now: Date, project = 'default', callsPerStep: 1 | 2 = 1): Event[] {
   const t0 = now.getTime() - steps * 1000 - 60_000;
   const at = (ms: number) => new Date(t0 + ms).toISOString();
   const loopStart = Math.min(LONG_RUN_LOOP_START, Math.max(0, steps - LONG_RUN_LOOP_LENGTH - 5));
@@ -56,6 +56,22 @@ export function longRunEvents(runId: string, steps: number, now: Date, project =
       observation,
       ...(failing ? { error: { type: 'ToolError', message: `exit code 2 at step ${s}` } } : {}),
     });
+    if (callsPerStep === 2) {
+      events.push({
+        v: 1,
+        type: 'tool_call',
+        project,
+        run_id: runId,
+        step: s,
+        call_id: `${runId}-read-${s}`,
+        ts: at(1100 + s * 1000),
+        tool: 'view',
+        arguments: { path: file },
+        status: 'ok',
+        duration_ms: 20 + (s % 30),
+        output: `${file}: ${120 + (s % 37)} lines`,
+      });
+    }
     events.push({
       v: 1,
       type: 'tool_call',

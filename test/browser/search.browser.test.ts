@@ -62,7 +62,7 @@ describe('the Search page', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="search-run"]')?.getAttribute('data-run-id') === 'r-old');
 
     // A match opens its run at its step.
-    await old.getByRole('link', { name: 'step 1 · observation' }).click();
+    await old.getByRole('link', { name: 'step 2 · observation' }).click();
     await page.waitForURL(/\/runs\/r-old\?.*step=1/);
     expect(file.errors).toEqual([]);
   });
@@ -75,16 +75,16 @@ describe('the Search page', () => {
     await find.fill('quokka');
     await find.press('Enter');
     const status = page.getByTestId('find-status');
-    await page.waitForFunction(() => document.querySelector('[data-testid="find-status"]')?.textContent === 'step 1 of 2 · 2 matches');
+    await page.waitForFunction(() => document.querySelector('[data-testid="find-status"]')?.textContent === '1 of 2 steps · 2 matches');
     await page.waitForURL(/step=1/);
     await find.press('Enter');
     await page.waitForURL(/step=2/);
-    expect(await status.textContent()).toBe('step 2 of 2 · 2 matches');
+    expect(await status.textContent()).toBe('2 of 2 steps · 2 matches');
     await find.press('Shift+Enter');
     await page.waitForURL(/step=1/);
     await page.getByRole('button', { name: 'List all' }).click();
     const list = page.getByTestId('find-list');
-    expect(await list.locator('li').evaluateAll((lis) => lis.map((li) => li.querySelector('a')?.textContent))).toEqual(['step 1 · observation', 'step 2 · observation']);
+    expect(await list.locator('li').evaluateAll((lis) => lis.map((li) => li.querySelector('a')?.textContent))).toEqual(['step 2 · observation', 'step 3 · observation']);
     await find.fill('ferret');
     await find.press('Enter');
     await page.waitForFunction(() => document.querySelector('[data-testid="find-status"]')?.textContent === 'No match');

@@ -72,6 +72,8 @@ const index: StepIndex = {
   cost_usd: [0.1, 0.2, 0.3, 0.4, 0.5],
   latency_ms: [1, 2, 3, null, 5],
   tool_calls: [1, 1, 0, 0, 2],
+  tools: ['', 'bash', 'edit'],
+  tool: [1, 2, 0, 0, 1],
   error: [0, 1, 0, 0, 1],
 };
 

@@ -38,8 +38,9 @@ describe('snippet pieces', () => {
 
 describe('match place', () => {
   it('names the step, the tool of a call, and the field', () => {
-    expect(matchPlace({ step: 12, source: 'step', field: 'observation', tool: '' })).toBe('step 12 · observation');
-    expect(matchPlace({ step: 3, source: 'tool_call', field: 'tool_arguments', tool: 'bash' })).toBe('step 3 · bash · arguments');
+    // Steps as shown, from 1 (the stored index is 0-based).
+    expect(matchPlace({ step: 12, source: 'step', field: 'observation', tool: '' })).toBe('step 13 · observation');
+    expect(matchPlace({ step: 3, source: 'tool_call', field: 'tool_arguments', tool: 'bash' })).toBe('step 4 · bash · arguments');
     expect(matchPlace({ step: null, source: 'tool_call', field: 'error', tool: 'http' })).toBe('no step · http · error');
   });
 });

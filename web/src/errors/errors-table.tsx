@@ -8,6 +8,7 @@ import { DataTable, type Column } from '../components/data-table.js';
 import { linkTo, runLink, type Filters } from '../lib/filters.js';
 import { failedShare, templatePieces, trendHeights } from '../lib/errors-view.js';
 import { formatInt, formatPercent, formatRelative } from '../lib/format.js';
+import { displayStep } from '../lib/step-label.js';
 
 export function ErrorsTable({ items, filters, filterSearch, now }: { items: ErrorSignature[]; filters: Filters; filterSearch: string; now: Date }) {
   const [open, setOpen] = useState<string | null>(null);
@@ -100,7 +101,7 @@ function Examples({ s, filterSearch, now }: { s: ErrorSignature; filterSearch: s
           <li key={i}>
             <Link to={runLink(e.run_id, filterSearch, e.project, e.step)}>
               {e.run_id}
-              {e.step !== null ? ` · step ${e.step}` : ''}
+              {e.step !== null ? ` · step ${displayStep(e.step)}` : ''}
               {e.tool ? ` · ${e.tool}` : ''}
               {e.source === 'run_end' ? ' · run end' : e.source === 'final_observation' ? ' · final observation' : ''}
             </Link>

@@ -2,6 +2,7 @@
 // cut into plain and highlighted pieces. The search text lives in `text`, not `q`: `q` is the
 // run or task id filter of the Runs page, which links between pages carry along.
 import type { SearchMatch } from '../../../schemas/api.js';
+import { displayStep } from './step-label.js';
 
 export const SEARCH_MODES = [
   { value: 'words', label: 'Words', hint: 'every word, as a whole word, in any case' },
@@ -120,7 +121,7 @@ const PLACE: Record<string, string> = { action: 'action', observation: 'observat
 
 /** Where a match is: "step 12 · observation", "step 3 · bash · output". */
 export function matchPlace(m: Pick<SearchMatch, 'step' | 'source' | 'field' | 'tool'>): string {
-  const parts = [m.step === null ? 'no step' : `step ${m.step}`];
+  const parts = [m.step === null ? 'no step' : `step ${displayStep(m.step)}`];
   if (m.source === 'tool_call' && m.tool) parts.push(m.tool);
   parts.push(PLACE[m.field] ?? m.field);
   return parts.join(' · ');

@@ -1,11 +1,15 @@
 // One run: header, what the analyzer found (ending, loops), the per-step chart and the
-// virtualised step list. `?step=N` (or `#step-N`) opens the run at that step.
+// virtualised step list, compact (a line per step) or full (a card per step): `view=compact|full`
+// in the URL, compact by default for long runs. `?step=N` (or `#step-N`) opens the run at the
+// step stored as N (0-based; shown as N+1).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useOutletContext, useParams } from 'react-router-dom';
 import { api } from '../api/client.js';
 import { useApi } from '../api/use-api.js';
 import { Empty, ErrorState, Loading } from '../components/states.js';
 import type { FilterState } from '../hooks/use-filters.js';
+import { viewMode, type ViewMode } from '../lib/compact-rows.js';
+import { displayStep, storedStep } from '../lib/step-label.js';
 import { loopOfStep, outlineRows, stepTarget } from '../lib/step-outline.js';
 import { RunFindings } from '../run/run-findings.js';
 import { RunHeader } from '../run/run-header.js';
@@ -63,6 +67,13 @@ export function RunPage() {
   goToRef.current = goTo;
   const selectStep = useCallback((step: number) => goToRef.current(step), []);
 
+  const mode = viewMode(location.search, index?.step.length ?? 0);
+  const setMode = (m: ViewMode) => {
+    const p = new URLSearchParams(location.search);
+    p.set('view', m);
+    navigate({ pathname: location.pathname, search: `?${p.toString()}`, hash: location.hash }, { replace: true });
+  };
+
   const stepless = windows.loaded.get(0)?.calls.get(null) ?? [];
   const error = run.state.status === 'error' ? run.state.error : undefined;
 
@@ -94,8 +105,9 @@ export function RunPage() {
               <div className="run-tools">
                 <FindInRun runId={runId} project={detail.run.project} onGo={goTo} stepLink={stepLink} />
                 <GoToStep max={endStep ?? 0} onGo={goTo} hidden={rows.length < 20} />
+                <ViewToggle mode={mode} onChange={setMode} />
               </div>
-              <StepList index={index} windows={windows} loops={loops} loopByStep={loopByStep} endStep={endStep} jump={jump} stepLink={stepLink} />
+              <StepList index={index} windows={windows} loops={loops} loopByStep={loopByStep} endStep={endStep} jump={jump} stepLink={stepLink} mode={mode} />
               {stepless.length > 0 && (
                 <div className="card orphan-calls">
                   <h3>Tool calls without a recorded step</h3>
@@ -112,21 +124,35 @@ export function RunPage() {
   );
 }
 
+function ViewToggle({ mode, onChange }: { mode: ViewMode; onChange: (m: ViewMode) => void }) {
+  return (
+    <div className="segmented view-toggle" role="group" aria-label="Step view">
+      {(['compact', 'full'] as const).map((m) => (
+        <button key={m} type="button" className={mode === m ? 'active' : undefined} aria-pressed={mode === m} onClick={() => onChange(m)}>
+          {m === 'compact' ? 'Compact' : 'Full'}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The box takes a step as shown (from 1) and goes to its stored index. */
 function GoToStep({ max, onGo, hidden }: { max: number; onGo: (step: number) => void; hidden: boolean }) {
   const [v, setV] = useState('');
   if (hidden) return null;
+  const top = displayStep(max);
   return (
     <form
       className="goto"
       onSubmit={(e) => {
         e.preventDefault();
         const n = Number.parseInt(v, 10);
-        if (Number.isFinite(n)) onGo(Math.max(0, Math.min(max, n)));
+        if (Number.isFinite(n)) onGo(storedStep(Math.max(1, Math.min(top, n))));
       }}
     >
       <label className="small muted">
         Go to step{' '}
-        <input type="number" min={0} max={max} value={v} onChange={(e) => setV(e.target.value)} aria-label="Go to step" />
+        <input type="number" min={1} max={top} value={v} onChange={(e) => setV(e.target.value)} aria-label="Go to step" />
       </label>
       <button type="submit" className="btn btn-quiet">
         Go

@@ -68,7 +68,7 @@ export function FindInRun({ runId, project, onGo, stepLink }: Props) {
   else if (answer) {
     if (answer.total === 0) status = 'No match';
     else {
-      status = `step ${formatInt(steps.length ? at + 1 : 0)} of ${formatInt(steps.length)} · ${formatInt(answer.total)} ${answer.total === 1 ? 'match' : 'matches'}`;
+      status = `${formatInt(steps.length ? at + 1 : 0)} of ${formatInt(steps.length)} ${steps.length === 1 ? 'step' : 'steps'} · ${formatInt(answer.total)} ${answer.total === 1 ? 'match' : 'matches'}`;
       if (answer.total > answer.matches.length) status += ` (the first ${formatInt(answer.matches.length)} listed)`;
     }
   }

@@ -1,9 +1,11 @@
 // What the analyzer found in a run, each linked to its steps: how it ended (the last step and
-// the failure mode's reason) and the dead loops.
+// the failure mode's reason: the one place the reason is told; the header links here) and the
+// dead loops. Steps are numbered as shown (from 1); links carry the stored index.
 import { Link } from 'react-router-dom';
 import { HACKING_KIND_TEXT } from '../lib/rl-view.js';
 import type { LoopInfo, RunDetail } from '../../../schemas/api.js';
 import { formatInt, formatTokens, formatUsd } from '../lib/format.js';
+import { displayStep } from '../lib/step-label.js';
 
 const KIND_HINT: Record<LoopInfo['kind'], string> = {
   repeat: 'the same step again and again',
@@ -19,14 +21,14 @@ export function RunFindings({ detail, endStep, stepLink }: { detail: RunDetail; 
   if (endStep === undefined && loops.length === 0 && evidence.length === 0 && hacking.length === 0) return null;
   return (
     <section className="card run-findings" aria-label="Findings">
-      <div className="finding">
+      <div className="finding" id="run-ending">
         <span className="finding-label">Ending</span>
         <span>
           {endStep !== undefined ? (
             <>
               {detail.run.status === 'running' ? 'Latest step ' : 'Ended at step '}
               <Link to={stepLink(endStep)} className="mono">
-                #{endStep}
+                #{displayStep(endStep)}
               </Link>
             </>
           ) : (
@@ -35,7 +37,10 @@ export function RunFindings({ detail, endStep, stepLink }: { detail: RunDetail; 
           {failure && (
             <>
               {' '}
-              · <span className="badge badge-mode">{failure.mode}</span> <span className="muted">{failure.reason}</span>
+              · <span className="badge badge-mode">{failure.mode}</span>{' '}
+              <span className="muted" data-testid="failure-reason">
+                {failure.reason}
+              </span>
             </>
           )}
         </span>
@@ -50,7 +55,7 @@ export function RunFindings({ detail, endStep, stepLink }: { detail: RunDetail; 
                   <span className="badge badge-loop">
                     loop {i + 1} · {l.kind}
                   </span>{' '}
-                  steps {l.first_step}–{l.last_step}
+                  steps {displayStep(l.first_step)}–{displayStep(l.last_step)}
                 </Link>
                 <span className="muted small">
                   {' '}
@@ -69,7 +74,7 @@ export function RunFindings({ detail, endStep, stepLink }: { detail: RunDetail; 
             {detail.analysis!.suspicious.reasons.join('; ')}{' '}
             {evidence.slice(0, 8).map((s) => (
               <Link key={s} to={stepLink(s)} className="mono evidence-link">
-                #{s}
+                #{displayStep(s)}
               </Link>
             ))}
           </span>
@@ -86,7 +91,7 @@ export function RunFindings({ detail, endStep, stepLink }: { detail: RunDetail; 
                 </span>{' '}
                 {e.step !== null ? (
                   <Link to={stepLink(e.step)} className="mono evidence-link">
-                    #{e.step}
+                    #{displayStep(e.step)}
                   </Link>
                 ) : null}{' '}
                 <span className="mono">{e.text}</span>
@@ -99,3 +104,4 @@ export function RunFindings({ detail, endStep, stepLink }: { detail: RunDetail; 
     </section>
   );
 }
+

@@ -71,7 +71,12 @@ export function RunHeader({ detail, search }: { detail: RunDetail; search: strin
         <Fact label="Tests">{formatTests(r.tests_passed, r.tests_failed)}</Fact>
         <Fact label="Failure mode">
           {r.failure_mode ? modeLabel(r.failure_mode) : NONE}
-          {failure?.reason && <div className="muted small failure-reason">{failure.reason}</div>}
+          {/* The reason is told once, with where the run ended, under Findings. */}
+          {failure?.reason && (
+            <div className="small failure-reason">
+              <a href="#run-ending">why: see Ending</a>
+            </div>
+          )}
         </Fact>
         <Fact label="Cost">
           {formatUsd(r.cost_usd)}

@@ -1,12 +1,16 @@
 // Tokens and cost per step; error steps in red, loops shaded, the last step marked. Runs with
-// more steps than MAX_BARS are drawn in bins of consecutive steps. Clicking a bar opens its step.
-import { memo, useMemo } from 'react';
+// more steps than MAX_BARS are drawn in bins of consecutive steps (a bin with an error is red); a
+// drag across bars zooms into those steps, binned again, down to single steps. Clicking a bar
+// opens its step (a bin: its first).
+import { memo, useMemo, useState } from 'react';
 import { Bar, CartesianGrid, Cell, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LoopInfo } from '../../../schemas/api.js';
 import { noVerticalLines } from '../components/chart-card.js';
 import { niceTicks, stepAxisTicks } from '../lib/chart-data.js';
 import { formatInt, formatTokens, formatUsd, formatUsdAxis } from '../lib/format.js';
 import { binRows, type OutlineRow } from '../lib/step-outline.js';
+import { displayStep, storedStep } from '../lib/step-label.js';
+import { rangeOfDrag, rowsInRange, type StepRange } from '../lib/step-zoom.js';
 
 const axisTick = { fontSize: 11, fill: 'var(--c-muted)' };
 const MAX_BARS = 500;
@@ -25,10 +29,16 @@ function rowStepOf(rows: OutlineRow[], step: number): number | undefined {
 }
 
 /** Drawn again only when its props change: the run page re-renders as step windows arrive. */
-export const StepChart = memo(function StepChart({ rows: all, loops, onSelect }: { rows: OutlineRow[]; loops: LoopInfo[]; onSelect: (step: number) => void }) {
-  const rows = useMemo(() => binRows(all, MAX_BARS), [all]);
-  const xTicks = useMemo(() => stepAxisTicks(rows), [rows]);
+export const StepChart = memo(function StepChart({ rows: every, loops, onSelect }: { rows: OutlineRow[]; loops: LoopInfo[]; onSelect: (step: number) => void }) {
+  const [zoom, setZoom] = useState<StepRange | null>(null);
+  /** Drawn rows a drag started on and is over (indexes), while it lasts. */
+  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  const all = useMemo(() => rowsInRange(every, zoom), [every, zoom]);
+  const rows = useMemo(() => binRows([...all], MAX_BARS), [all]);
+  // Round numbers as the steps are shown (from 1), placed at their stored steps.
+  const xTicks = useMemo(() => stepAxisTicks(rows.map((r) => ({ step: displayStep(r.step), last: displayStep(r.last) }))).map(storedStep), [rows]);
   const binned = rows.length < all.length;
+  const canZoom = rows.length > 1;
   const { tokenTicks, costTicks, errors } = useMemo(() => {
     let tok = 0;
     let usd = 0;
@@ -40,13 +50,28 @@ export const StepChart = memo(function StepChart({ rows: all, loops, onSelect }:
     }
     return { tokenTicks: niceTicks(tok), costTicks: niceTicks(usd), errors: err };
   }, [rows]);
+  if (every.length === 0) return null;
   if (rows.length === 0) return null;
   const last = rows[rows.length - 1];
+  const runEnd = every[every.length - 1].step;
+  const indexOf = (state: { activeTooltipIndex?: unknown } | null): number | null => {
+    const i = state?.activeTooltipIndex;
+    return i === null || i === undefined || !rows[Number(i)] ? null : Number(i);
+  };
   return (
     <section className="card chart-card step-chart" aria-label="Tokens and cost per step">
       <div className="card-head">
         <h3>Per step</h3>
-        {binned && <span className="muted small">{formatInt(all.length)} steps, {formatInt(last.last - last.step + 1)} per bar</span>}
+        <span className="muted small" data-testid="step-chart-scale">
+          {zoom ? `Steps ${formatInt(displayStep(zoom.from))}–${formatInt(displayStep(zoom.to))} of ${formatInt(every.length)}` : `${formatInt(every.length)} steps`}
+          {binned ? `, ${formatInt(rows[0].last - rows[0].step + 1)} per bar` : ''}
+          {canZoom && !zoom && binned ? ' · drag across bars to zoom' : ''}
+        </span>
+        {zoom && (
+          <button type="button" className="btn btn-quiet btn-small" onClick={() => setZoom(null)}>
+            Show all steps
+          </button>
+        )}
         <span className="legend-inline small">
           <i className="sw sw-in" /> input tokens <i className="sw sw-out" /> output tokens <i className="sw sw-cost" /> cost
           {errors > 0 && (
@@ -69,15 +94,27 @@ export const StepChart = memo(function StepChart({ rows: all, loops, onSelect }:
             data={rows}
             margin={{ top: 6, right: 4, bottom: 0, left: 0 }}
             barCategoryGap={rows.length > 150 ? 0 : '15%'}
-            onClick={(state: { activeTooltipIndex?: number | string | null } | null) => {
-              const i = state?.activeTooltipIndex;
-              if (i === null || i === undefined) return;
-              const row = rows[Number(i)];
-              if (row) onSelect(row.step);
+            onMouseDown={(state) => {
+              const i = indexOf(state);
+              if (i !== null) setDrag({ from: i, to: i });
             }}
+            onMouseMove={(state) => {
+              const i = indexOf(state);
+              if (drag && i !== null && i !== drag.to) setDrag({ from: drag.from, to: i });
+            }}
+            onMouseUp={(state) => {
+              const i = indexOf(state) ?? drag?.to ?? null;
+              const from = drag?.from ?? i;
+              setDrag(null);
+              if (from === null || i === null) return;
+              const range = rangeOfDrag(rows, from, i);
+              if (range) setZoom(range);
+              else onSelect(rows[i].step);
+            }}
+            onMouseLeave={() => setDrag(null)}
           >
             <CartesianGrid stroke="var(--c-grid)" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
-            <XAxis dataKey="step" ticks={xTicks} tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} />
+            <XAxis dataKey="step" ticks={xTicks} tickFormatter={(v: number) => formatInt(displayStep(v))} tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} />
             <YAxis yAxisId="tok" domain={[0, tokenTicks[tokenTicks.length - 1]]} ticks={tokenTicks} tickFormatter={(v: number) => formatTokens(v)} tick={axisTick} tickLine={false} axisLine={false} width={44} />
             <YAxis
               yAxisId="usd"
@@ -96,13 +133,16 @@ export const StepChart = memo(function StepChart({ rows: all, loops, onSelect }:
               if (x1 === undefined || x2 === undefined) return null;
               return <ReferenceArea key={i} yAxisId="tok" x1={x1} x2={x2} fill="var(--c-warn)" fillOpacity={0.18} stroke="var(--c-warn)" strokeOpacity={0.5} />;
             })}
-            <ReferenceLine yAxisId="tok" x={last.step} stroke="var(--c-muted)" strokeDasharray="3 3" />
+            {last.last === runEnd && <ReferenceLine yAxisId="tok" x={last.step} stroke="var(--c-muted)" strokeDasharray="3 3" />}
+            {drag && drag.from !== drag.to && (
+              <ReferenceArea yAxisId="tok" x1={rows[Math.min(drag.from, drag.to)].step} x2={rows[Math.max(drag.from, drag.to)].step} fill="var(--c-accent)" fillOpacity={0.15} />
+            )}
             <Tooltip
               contentStyle={{ fontSize: 12, borderRadius: 6, border: '1px solid var(--c-border)' }}
               labelFormatter={(s) => {
                 const row = rows.find((r) => r.step === Number(s));
-                if (!row) return `Step ${s}`;
-                const label = row.last > row.step ? `Steps ${row.step}–${row.last}` : `Step ${row.step}`;
+                if (!row) return `Step ${displayStep(Number(s))}`;
+                const label = row.last > row.step ? `Steps ${displayStep(row.step)}–${displayStep(row.last)}` : `Step ${displayStep(row.step)}`;
                 return `${label}${row.errors ? ` — ${row.errors > 1 ? `${row.errors} errors` : 'error'}` : ''}`;
               }}
               formatter={(v, name) => [name === 'Cost' ? formatUsd(Number(v)) : formatTokens(Number(v)), name]}
