@@ -2,9 +2,13 @@
 // turns live signals of the ingest path into firings within a second or two (live-firing.ts:
 // dead_loop from the live loop detector's recorded signals, run_cost_over from the running cost
 // of active runs), evaluates window rules on a schedule (window-scheduler.ts), and hands each
-// firing's webhooks to the durable delivery worker (firing-emitter.ts).
+// firing's webhooks to the durable delivery worker (firing-emitter.ts). With a leader election
+// (docs/kafka.md) the window rules and the outbox's retries run only while this process leads
+// (lead() and stepDown()); live firings stay with the process that ingested their events.
 import type { Config } from '../config/config.js';
-import type { AlertRule } from '../schemas/alert-rules.js';
+import { WINDOW_KINDS, type AlertRule } from '../schemas/alert-rules.js';
+import type { ControlLogFold } from '../ingest/kafka/control-log.js';
+import { deliveryRecordKey, replayedProgress, type Singleton } from './leader-gate.js';
 import { WebhookAllowList } from '../analytics/alerts/webhook-target.js';
 import type { LoopSignal } from '../ingest/analysis/live-loops.js';
 import type { LiveRuns } from '../ingest/live-runs.js';
@@ -26,6 +30,8 @@ export interface AlertEngineOptions {
   live: LiveRuns;
   onError: (msg: string, err: unknown) => void;
   clock?: () => number;
+  /** The leader election, when the deployment has one: the singleton work waits for lead(). */
+  singleton?: Singleton;
 }
 
 export class AlertEngine {
@@ -55,19 +61,56 @@ export class AlertEngine {
       allow: this.allow,
       secretOf: (ruleId, webhookId) => this.rules.secretOf(ruleId, webhookId),
       onError: opts.onError,
+      leading: opts.singleton?.leading,
+      // A delivery that ended (delivered, failed) leaves the log; one to retry is recorded as it is now.
+      recordLeaderOutcome: opts.singleton ? (item) => opts.singleton!.log.append(deliveryRecordKey(item.delivery_id), item.state === 'pending' ? item : null) : undefined,
     });
     this.claims = new FiringClaims(this.store, clock, this.stats);
-    this.emitter = new FiringEmitter(this.store, this.worker, this.claims, this.stats, baseUrl(opts.config), clock);
+    const progress = opts.singleton ? { log: opts.singleton.log, slotMs: a.evalIntervalMs } : undefined;
+    this.emitter = new FiringEmitter(this.store, this.worker, this.claims, this.stats, baseUrl(opts.config), clock, progress);
     const shared = { storage, rules: this.rules, claims: this.claims, emitter: this.emitter };
     this.liveFiring = new LiveFiring({ ...shared, live: opts.live, track: (p) => this.track(p) });
-    this.windows = new WindowScheduler({ ...shared, intervalMs: a.evalIntervalMs, costSpikeZ: opts.config.analysis.costSpikeZ, onError: opts.onError, clock });
+    this.windows = new WindowScheduler({
+      ...shared, intervalMs: a.evalIntervalMs, costSpikeZ: opts.config.analysis.costSpikeZ, onError: opts.onError, clock, leading: opts.singleton?.leading,
+    });
   }
 
   async start(): Promise<void> {
     await this.rules.reload();
     await this.claims.load();
+    if (this.opts.singleton) return; // the singleton work starts on lead()
     await this.worker.start();
     this.windows.start();
+  }
+
+  /** Whether this process runs the singleton work (window rules, outbox retries) now. */
+  leading(): boolean {
+    return this.opts.singleton?.leading() ?? true;
+  }
+
+  /**
+   * This process leads: the window rules' states become those earlier leaders recorded, the
+   * deliveries they left pending and the outbox's are sent, and the window rules are evaluated.
+   */
+  async lead(log: ControlLogFold): Promise<void> {
+    if (this.closed) return;
+    const progress = replayedProgress(log);
+    const ofWindowRule = (id: string) => {
+      const rule = this.rules.get(id);
+      return !rule || WINDOW_KINDS.includes(rule.kind);
+    };
+    this.claims.replaceStates(ofWindowRule, progress.states);
+    this.worker.adopt(progress.deliveries);
+    // The window firings' deliveries are the progress log's (another leader may have sent those
+    // this process's outbox still lists as pending); the outbox gives the rest.
+    await this.worker.start((item) => !ofWindowRule(item.rule_id));
+    if (this.leading()) this.windows.start();
+  }
+
+  /** This process no longer leads: the window rules stop and the leader's deliveries are dropped. */
+  async stepDown(): Promise<void> {
+    this.worker.release();
+    await this.windows.stop();
   }
 
   async close(): Promise<void> {

@@ -41,6 +41,15 @@ export class FiringClaims {
     return d.action;
   }
 
+  /**
+   * A new leader's view of the rules the leader evaluates: their states become those of the
+   * progress log (what earlier leaders recorded), whatever this process held in memory.
+   */
+  replaceStates(ofRule: (ruleId: string) => boolean, states: readonly { rule_id: string; key: string; state: AlertState }[]): void {
+    for (const k of [...this.states.keys()]) if (ofRule(k.slice(0, k.indexOf('\u0000')))) this.states.delete(k);
+    for (const s of states) this.states.set(stateKey(s.rule_id, s.key), s.state);
+  }
+
   state(ruleId: string, key: string): AlertState | undefined {
     return this.states.get(stateKey(ruleId, key));
   }

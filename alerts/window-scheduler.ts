@@ -25,6 +25,8 @@ export interface WindowSchedulerDeps {
   costSpikeZ: number;
   onError: (msg: string, err: unknown) => void;
   clock: () => number;
+  /** Whether this process leads (checked before each rule; absent: always). */
+  leading?: () => boolean;
 }
 
 export class WindowScheduler {
@@ -35,14 +37,21 @@ export class WindowScheduler {
   constructor(private readonly d: WindowSchedulerDeps) {}
 
   start(): void {
+    if (this.timer || this.closed) return;
     this.timer = setInterval(() => void this.evaluate().catch((err) => this.d.onError('alert evaluation failed', err)), this.d.intervalMs);
     this.timer.unref();
   }
 
+  /** Stops the schedule (this process no longer leads); start() resumes it. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.evaluating?.catch(() => {});
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.evaluating?.catch(() => {});
+    await this.stop();
   }
 
   /** Evaluates every enabled window rule once now (also runs on the schedule). */
@@ -50,7 +59,8 @@ export class WindowScheduler {
     if (this.evaluating) return this.evaluating;
     this.evaluating = (async () => {
       for (const rule of this.d.rules.list().filter((r) => r.enabled && WINDOW_KINDS.includes(r.kind))) {
-        if (this.closed) break;
+        // Checked before each rule: a process that lost the lead stops at once.
+        if (this.closed || !(this.d.leading?.() ?? true)) break;
         try {
           await this.evaluateRule(rule);
         } catch (err) {
@@ -187,6 +197,7 @@ export class WindowScheduler {
   }
 
   private async judge(rule: AlertRule, key: string, observation: Observation, parts: FiringParts): Promise<void> {
+    if (!(this.d.leading?.() ?? true)) return;
     const action = this.d.claims.claim(rule, key, observation);
     if (action) await this.d.emitter.emit(rule, key, action, parts);
   }

@@ -45,6 +45,10 @@ const envSchema = z.object({
   KAFKA_FETCH_MAX_BYTES: int(256 * 1024),
   // Three writer batches: one being inserted, one filling, one fetched ahead.
   KAFKA_MAX_IN_FLIGHT_EVENTS: int(150_000),
+  KAFKA_CONTROL_TOPIC: optionalString,
+  TRAJSCOPE_LEADER_GROUP: optionalString,
+  // The broker refuses sessions shorter than its group.min.session.timeout.ms (6 s by default).
+  TRAJSCOPE_LEADER_SESSION_MS: z.coerce.number().int().min(1000).default(10_000),
   TRAJSCOPE_SQL_MAX_SECONDS: int(15),
   TRAJSCOPE_SQL_MAX_ROWS_READ: int(500_000_000),
   TRAJSCOPE_SQL_MAX_RESULT_ROWS: int(10_000),
@@ -147,6 +151,12 @@ export interface Config {
     fetchMaxBytes: number;
     /** Events fetched and handed to the writer but not yet committed, at most. */
     maxInFlightEvents: number;
+    /** One-partition topic of the leader election: its holder leads; it also carries the leader's progress. */
+    controlTopic: string;
+    /** Consumer group of the leader election (all processes of a deployment share it). */
+    leaderGroupId: string;
+    /** A leader that stops heartbeating loses the lead after this long (it stops its work after half of it). */
+    leaderSessionMs: number;
   };
   /** Limits of the SQL console (each query; rows are capped in code as well). */
   sql: { maxSeconds: number; maxRowsRead: number; maxResultRows: number; maxResultBytes: number; maxMemoryBytes: number };
@@ -277,6 +287,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       consumerConcurrency: e.KAFKA_CONSUMER_CONCURRENCY,
       fetchMaxBytes: e.KAFKA_FETCH_MAX_BYTES,
       maxInFlightEvents: e.KAFKA_MAX_IN_FLIGHT_EVENTS,
+      controlTopic: e.KAFKA_CONTROL_TOPIC ?? `${e.KAFKA_TOPIC}.control`,
+      leaderGroupId: e.TRAJSCOPE_LEADER_GROUP ?? `${e.KAFKA_GROUP_ID}.leader`,
+      leaderSessionMs: e.TRAJSCOPE_LEADER_SESSION_MS,
     },
     sql: {
       maxSeconds: e.TRAJSCOPE_SQL_MAX_SECONDS,

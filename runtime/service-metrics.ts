@@ -45,6 +45,10 @@ export function registerServiceMetrics(m: Metrics, s: Pick<AppServices, 'writer'
     { labels: { outcome: 'failed' }, value: worker.stats.failed },
   ]);
   m.gaugeFrom('alerts_outbox_pending', 'Webhook deliveries waiting for an attempt or in one', [], () => [{ value: worker.backlog }]);
+  // The singleton work (docs/kafka.md): 1 in the one process of a deployment that runs it.
+  m.gaugeFrom('leader', '1 while this process leads the singleton work of its kind (alerts: window rules and outbox retries), else 0', ['work'], () => [
+    { labels: { work: 'alerts' }, value: s.alerts.leading() ? 1 : 0 },
+  ]);
   m.counterFrom('alerts_firings_total', 'Alert state changes by action: fired, resolved, suppressed (cooldown, already firing)', ['action'], () => [
     { labels: { action: 'fired' }, value: s.alerts.stats.fired },
     { labels: { action: 'resolved' }, value: s.alerts.stats.resolved },
@@ -63,6 +67,14 @@ export function registerKafkaMetrics(m: Metrics, k: KafkaRuntime): void {
     m.counterFrom('kafka_dead_letters_total', 'Messages this process sent to the dead-letter topic', [], () => [{ value: c.dlqSent }]);
     m.gaugeFrom('kafka_consumer_paused', '1 while the consumer holds back (storage failing, buffer full), else 0', [], () => [{ value: c.paused ? 1 : 0 }]);
     m.gaugeFrom('kafka_consumer_in_flight_events', 'Events fetched and handed to the writer whose offsets are not committed yet', [], () => [{ value: consumer.eventsInFlight }]);
+  }
+  const leader = k.leader;
+  if (leader) {
+    m.gaugeFrom('leader_epoch', "The epoch of this process's lead (the offset of its marker on the control topic); absent when it does not lead", [], () => {
+      const st = leader.status();
+      return st.epoch === null ? [] : [{ value: st.epoch }];
+    });
+    m.counterFrom('leader_terms_total', 'Times this process gained the lead', [], () => [{ value: leader.status().terms }]);
   }
   let kafka: { at: number; status: Promise<KafkaIngestStatus | undefined> } | undefined;
   const kafkaStatus = (): Promise<KafkaIngestStatus | undefined> => {

@@ -20,6 +20,8 @@ import { createLogger, type Logger } from '../config/logger.js';
 import type { AppServices } from '../server/app-services.js';
 import { Metrics } from '../telemetry/metrics.js';
 import { registerServiceMetrics } from './service-metrics.js';
+import { NotLeaderError } from '../ingest/kafka/leader-election.js';
+import type { Singleton } from '../alerts/leader-gate.js';
 
 /** A process's parts, opened by openServices and closed by close(). */
 export interface Services extends AppServices {
@@ -73,6 +75,8 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     batchRuns: config.analysis.batchRuns,
     scanRows: config.analysis.scanRows,
     rescanMs: config.analysis.rescanMs,
+    // A ClickHouse server shared by the processes of a Kafka deployment: the leader rescans it.
+    leadsRescan: config.clickhouse.url && config.kafka.brokers.length > 0 ? () => services.kafka?.leader?.leading ?? false : undefined,
     closeWaitMs: config.analysis.closeWaitMs,
     loops: config.analysis.loops,
     hacking,
@@ -88,7 +92,17 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
     onError: (err) => log.warn('compacting run_analysis failed; it will be retried', err),
   });
   compactor.start();
-  const alerts = new AlertEngine(storage, { config, live, onError: (msg, err) => log.warn(msg, err) });
+  // With Kafka, the processes of a deployment elect the one that runs the singleton work (the
+  // election starts with the Kafka side, runtime/attach-kafka.ts); until then none is leader.
+  // Without Kafka this process is the deployment and leads.
+  const singleton: Singleton | undefined =
+    config.kafka.brokers.length > 0
+      ? {
+          leading: () => services.kafka?.leader?.leading ?? false,
+          log: { append: (key, value) => (services.kafka?.leader ? services.kafka.leader.append(key, value) : Promise.reject(new NotLeaderError(key))) },
+        }
+      : undefined;
+  const alerts = new AlertEngine(storage, { config, live, onError: (msg, err) => log.warn(msg, err), singleton });
   await alerts.start();
   ingestor.observe((events, parts) => alerts.onEvents(events, parts));
   const liveLoops = new LiveLoopDetector({

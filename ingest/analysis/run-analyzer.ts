@@ -44,6 +44,12 @@ export interface RunAnalyzerOptions {
   scanRows?: number;
   /** A new scan of every stored run this long after the last one finished (0: the one at start only). */
   rescanMs?: number;
+  /**
+   * Whether this process runs the deployment's periodic rescan (storage shared by several
+   * processes: only the elected leader does). Absent: always. Idle runs this process watched
+   * are checked in any case (they are its own).
+   */
+  leadsRescan?: () => boolean;
   /** close(): how long the batch in flight may still take before close returns anyway. */
   closeWaitMs?: number;
   /** Writes what the ingest path has buffered (before reading runs that may still be in it). */
@@ -358,6 +364,7 @@ export class RunAnalyzer {
     if (this.scanning) return;
     const rescan = this.opts.rescanMs ?? 0;
     const last = this.scanProgress?.finishedAt ?? null;
+    if (!(this.opts.leadsRescan?.() ?? true)) return;
     if (this.resume || (rescan > 0 && last !== null && this.clock() - last >= rescan)) void this.sweep();
   }
 

@@ -9,6 +9,7 @@ import { createKafka } from './kafka-client.js';
 import { KafkaEventConsumer, type SubmitPath } from './event-consumer.js';
 import { KafkaEventProducer } from './event-producer.js';
 import { ensureTopics } from './topics.js';
+import type { KafkaLeaderElection } from './leader-election.js';
 
 export interface KafkaRuntimeOptions {
   /** Run a consumer of the topic in this process. */
@@ -21,6 +22,8 @@ export class KafkaRuntime {
   readonly kafka: Kafka;
   consumer: KafkaEventConsumer | null = null;
   producer: KafkaEventProducer | null = null;
+  /** This process's part in the leader election of the singleton work (runtime/attach-kafka.ts). */
+  leader: KafkaLeaderElection | null = null;
   private admin: Admin | null = null;
   private lastError: { message: string; at: string } | null = null;
 
@@ -63,6 +66,8 @@ export class KafkaRuntime {
   }
 
   async close(): Promise<void> {
+    // The lead first: the singleton work stops before anything else does.
+    await this.leader?.close();
     await this.consumer?.stop();
     await this.producer?.stop();
     await this.admin?.disconnect().catch(() => {});

@@ -101,6 +101,10 @@ export const readyAnswer = z.object({
   storage: z.enum(['up', 'down']).optional().describe('admin keys and open mode only, as the fields below'),
   kafka: z.enum(['up', 'down']).optional(),
   writer: z.object({ failing: z.boolean(), buffered_rows: z.number().int(), rows_written: z.number().int() }).optional(),
+  leader: z
+    .object({ alerts: z.boolean(), epoch: z.number().int().nullable() })
+    .optional()
+    .describe('with Kafka: whether this process runs the singleton work (window alert rules, outbox retries), and the epoch of its lead'),
 });
 
 /** OTLP's answer to an export (JSON encoding; protobuf carries the same message). */
