@@ -44,7 +44,7 @@ const err = (message: string, type = '', source: 'run' | 'step' | 'tool' = 'step
 
 describe('failure-mode rules', () => {
   it('deadLoop: any loop, else nothing', () => {
-    expect(deadLoop(facts({ loops: [loop] }), cfg)).toMatchObject({ mode: 'dead_loop', reason: 'repeat loop over steps 4–7' });
+    expect(deadLoop(facts({ loops: [loop] }), cfg)).toMatchObject({ mode: 'dead_loop', reason: 'repeat loop of 4 steps, 4 repetitions' });
     expect(deadLoop(facts(), cfg)).toBeNull();
   });
 
