@@ -4,7 +4,7 @@
 import { parseArguments } from './file-writes.js';
 
 /** Argument names that, in this order, name what a call works on. */
-const KEY_NAMES = ['path', 'file_path', 'filepath', 'filename', 'file', 'command', 'cmd', 'query', 'q', 'url', 'pattern', 'code', 'input'];
+export const KEY_NAMES = ['path', 'file_path', 'filepath', 'filename', 'file', 'command', 'cmd', 'query', 'q', 'url', 'pattern', 'code', 'input'];
 /** A key argument longer than this is cut (with an ellipsis): it labels, it does not show. */
 export const KEY_ARGUMENT_MAX = 120;
 

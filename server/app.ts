@@ -19,6 +19,7 @@ import { analyticsRouter } from './metrics/analytics-router.js';
 import { compareRouter } from './compare/compare-router.js';
 import { changesRouter } from './changes/changes-router.js';
 import { errorsRouter } from './errors/errors-router.js';
+import { graphRouter } from './graph/graph-router.js';
 import { hackingRouter } from './hacking/hacking-router.js';
 import { searchRouter } from './search/search-router.js';
 import { loopGroupsRouter } from './loops/loop-groups-router.js';
@@ -67,6 +68,7 @@ export function createApp(s: AppServices): Express {
   app.use(changesRouter(s.storage));
   app.use(searchRouter(s.storage));
   app.use(errorsRouter(s.storage));
+  app.use(graphRouter(s.storage));
   app.use(hackingRouter(s.storage));
   app.use(rlRouter(s.storage, s.config.defaultProject));
   app.use(loopGroupsRouter(s.storage));

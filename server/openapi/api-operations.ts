@@ -13,6 +13,7 @@ import { groupsSchema } from '../loops/loop-groups-router.js';
 import { breakdownSchema, failuresSchema, loopsSchema, spikesSchema } from '../metrics/analytics-router.js';
 import { changesSchema } from '../changes/changes-router.js';
 import { errorsSchema } from '../errors/errors-router.js';
+import { cohortGraphSchema, runGraphSchema } from '../graph/graph-router.js';
 import { hackingSchema } from '../hacking/hacking-router.js';
 import { findSchema, searchSchema } from '../search/search-router.js';
 import { timeseriesSchema } from '../metrics/metrics-router.js';
@@ -163,6 +164,19 @@ export function apiOperations(): Operation[] {
       description: `${FILTERS} Here from/to bound the errors' time; the other filters the runs.`,
       query: errorsSchema,
       answers: [json(200, 'ErrorsReport (schemas/api.ts): totals, and per signature its template, occurrences, runs, failed runs, first/last seen, new in the window, tools, models, trend and examples')],
+    },
+    {
+      method: 'get', path: '/api/v1/runs/{run_id}/graph', tag: 'runs', summary: 'What a run did as a graph: tools (and files) as nodes, transitions as edges with counts, cost and steps',
+      description: 'See docs/graphs.md. Nodes beyond max_tools / max_files are merged into "other" nodes.',
+      params: runId,
+      query: runGraphSchema,
+      answers: [json(200, 'RunGraph (schemas/tool-graph.ts): outcome, nodes and edges with counts, errors, cost, tokens, time and their steps')],
+    },
+    {
+      method: 'get', path: '/api/v1/graph', tag: 'analytics', summary: 'Tool paths of the runs in view: transitions between tools with P(next | current), split by outcome',
+      description: `${FILTERS} The most recent max_runs runs matched are read (see docs/graphs.md).`,
+      query: cohortGraphSchema,
+      answers: [json(200, 'CohortGraph (schemas/tool-graph.ts): runs read, nodes and edges with counts, probabilities and failure share per outcome, example runs')],
     },
     {
       method: 'get', path: '/api/v1/hacking', tag: 'rl', summary: 'Reward-hacking evidence per task or environment: runs with each kind, success rate with and without',

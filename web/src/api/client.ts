@@ -4,6 +4,7 @@ import type { FailuresReport, FilterOptions, Overview, RunDetail, RunsPage, Step
 import type { SavedQuery, SavedQueryList, SqlResult, SqlSchema } from '../../../schemas/api.js';
 import type { Breakdown, CompareReport, CostSpikesReport, LoopGroups, LoopsReport, ProjectList } from '../../../schemas/api.js';
 import type { ChangeReport, ErrorsReport, RunFindAnswer, SearchAnswer } from '../../../schemas/api.js';
+import type { CohortGraph, RunGraph } from '../../../schemas/tool-graph.js';
 import { filtersToApiParams, type Filters } from '../lib/filters.js';
 import { buildQuery } from '../lib/query-string.js';
 import { searchApiParams, type SearchQuery } from '../lib/search-view.js';
@@ -205,6 +206,16 @@ export const api = {
   /** The steps and tool calls of one run that hold a text, in step order. */
   findInRun(runId: string, project: string | undefined, q: { text: string; mode: string }, opts?: RequestOptions): Promise<RunFindAnswer> {
     return getJson<RunFindAnswer>(`/runs/${encodeURIComponent(runId)}/find${buildQuery({ project, q: q.text, mode: q.mode, limit: 1000 })}`, opts);
+  },
+
+  /** What one run did as a graph of tools (and files) and the transitions between them. */
+  runGraph(runId: string, project: string | undefined, opts?: RequestOptions): Promise<RunGraph> {
+    return getJson<RunGraph>(`/runs/${encodeURIComponent(runId)}/graph${buildQuery({ project })}`, opts);
+  },
+
+  /** Tools and transitions over the runs in view (the most recent matched), split by outcome. */
+  cohortGraph(filters: Filters, now: Date, opts?: RequestOptions): Promise<CohortGraph> {
+    return getJson<CohortGraph>(`/graph${buildQuery(filtersToApiParams(filters, now, false))}`, opts);
   },
 
   /** Error signatures of the runs in view (the window bounds the errors' time), most runs first. */

@@ -36,6 +36,7 @@ export function Layout() {
             <NavLink to={f('/failures')}>Failure modes</NavLink>
             <NavLink to={f('/errors')}>Errors</NavLink>
             <NavLink to={f('/loops')}>Loops</NavLink>
+            <NavLink to={f('/paths')}>Tool paths</NavLink>
             <NavLink to={f('/costs')}>Costs</NavLink>
           </NavGroup>
           <NavGroup title="Analyse">

@@ -50,6 +50,7 @@ export function RunHeader({ detail, search }: { detail: RunDetail; search: strin
         <StatusBadge status={r.status} />
         {r.failure_mode && <ModeBadge mode={r.failure_mode} />}
         {r.project && r.project !== 'default' && <span className="muted small">project {r.project}</span>}
+        <Link className="small run-graph-link" to={{ pathname: `/runs/${encodeURIComponent(r.run_id)}/graph`, search: `?project=${encodeURIComponent(r.project)}` }}>Graph of the run</Link>
       </div>
       {(r.error_type || r.error_message) && (
         <div className="run-error">
