@@ -5,8 +5,8 @@
 // Screenshots of a looping run and of a 1,000-step run go to /tmp/compact-shots.
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { longRunEvents, postInChunks } from './long-run.js';
-import { dashboardForFile, type TestServer } from './start-server.js';
+import { longRunEvents, postInChunks, waitForApi } from './long-run.js';
+import { dashboardForFile } from './start-server.js';
 
 const LOOPY = 'cv-loopy';
 const LOOPY_STEPS = 300;
@@ -17,15 +17,6 @@ const THOUSAND = 'cv-thousand';
 const SHORT = 'cv-short';
 const SHOTS = '/tmp/compact-shots';
 
-/** GET `path` until `ok` holds (bounded: 240 polls 250 ms apart). */
-async function waitForApi(server: TestServer, path: string, ok: (body: any) => boolean): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    const res = await fetch(`${server.url}${path}`);
-    if (res.ok && ok(await res.json())) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${path} never answered as expected`);
-}
 
 const file = dashboardForFile({
   viewport: { width: 1280, height: 900 },
@@ -33,9 +24,9 @@ const file = dashboardForFile({
   async fill(server) {
     const now = new Date();
     await postInChunks(server.url, [...longRunEvents(LOOPY, LOOPY_STEPS, now), ...longRunEvents(THOUSAND, 1000, now), ...longRunEvents(SHORT, 5, now)]);
-    await waitForApi(server, `/api/v1/runs/${LOOPY}`, (b) => b.run.steps === LOOPY_STEPS && (b.analysis?.loops.length ?? 0) > 0);
-    await waitForApi(server, `/api/v1/runs/${THOUSAND}`, (b) => b.run.steps === 1000 && (b.analysis?.loops.length ?? 0) > 0);
-    await waitForApi(server, `/api/v1/runs/${SHORT}`, (b) => b.run.steps === 5);
+    await waitForApi(server.url, `/api/v1/runs/${LOOPY}`, (b) => b.run.steps === LOOPY_STEPS && (b.analysis?.loops.length ?? 0) > 0);
+    await waitForApi(server.url, `/api/v1/runs/${THOUSAND}`, (b) => b.run.steps === 1000 && (b.analysis?.loops.length ?? 0) > 0);
+    await waitForApi(server.url, `/api/v1/runs/${SHORT}`, (b) => b.run.steps === 5);
   },
 });
 

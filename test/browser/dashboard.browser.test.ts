@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from './start-server.js';
 import { fixtureEvents, FIXTURE_RUNS } from './fixture-runs.js';
-import { LONG_RUN_LOOP_START, longRunEvents, postInChunks } from './long-run.js';
+import { LONG_RUN_LOOP_START, longRunEvents, postInChunks, waitForApi } from './long-run.js';
 import { modeLabel } from '../../web/src/lib/failure-modes.js';
 
 let server: TestServer;
@@ -17,15 +17,6 @@ const consoleErrors: string[] = [];
 /** While true, failed HTTP requests logged by the browser are expected (error-state test). */
 let expectHttpErrors = false;
 
-/** Polls the API until `ok` holds for its answer (the analyzer labels runs a moment after ingest). */
-async function waitForApi(path: string, ok: (body: any) => boolean): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    const res = await fetch(`${server.url}${path}`);
-    if (res.ok && ok(await res.json())) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${path} never answered as expected`);
-}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -46,7 +37,7 @@ beforeAll(async () => {
     if (r.status() >= 400 && !expectHttpErrors) consoleErrors.push(`HTTP ${r.status()} ${r.url()}`);
   });
   // The failing fixture run gets its failure mode from the analyzer.
-  await waitForApi('/api/v1/runs/bt-run-alpha', (b) => b.run.failure_mode !== '');
+  await waitForApi(server.url, '/api/v1/runs/bt-run-alpha', (b) => b.run.failure_mode !== '');
 });
 
 afterAll(async () => {
@@ -276,7 +267,7 @@ describe('a 5,000-step run', () => {
 
   beforeAll(async () => {
     await postInChunks(server.url, longRunEvents(RUN, 5000, new Date()));
-    await waitForApi(`/api/v1/runs/${RUN}`, (b) => b.run.steps === 5000 && (b.analysis?.loops.length ?? 0) > 0);
+    await waitForApi(server.url, `/api/v1/runs/${RUN}`, (b) => b.run.steps === 5000 && (b.analysis?.loops.length ?? 0) > 0);
   }, 120_000);
 
   it('opens with its chart and only the visible steps in the page', async () => {

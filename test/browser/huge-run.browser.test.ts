@@ -3,29 +3,20 @@
 // binned, a link to step 87,654 opening that step, "errors only", "loops only", find in this run,
 // and the chart zoomed by a drag down to single steps; step texts only ever fetched in windows.
 import { describe, expect, it } from 'vitest';
-import { isLongRunErrorStep, LONG_RUN_LOOP_LENGTH, LONG_RUN_LOOP_START, longRunEvents, postInChunks } from './long-run.js';
-import { dashboardForFile, type TestServer } from './start-server.js';
+import { isLongRunErrorStep, LONG_RUN_LOOP_LENGTH, LONG_RUN_LOOP_START, longRunEvents, postInChunks, waitForApi } from './long-run.js';
+import { dashboardForFile } from './start-server.js';
 
 const RUN = 'huge-run';
 const STEPS = 100_000;
 const JUMP = 87_654;
 
-/** GET `path` until `ok` holds (bounded: 600 polls 250 ms apart). */
-async function waitForApi(server: TestServer, path: string, ok: (body: any) => boolean): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const res = await fetch(`${server.url}${path}`);
-    if (res.ok && ok(await res.json())) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${path} never answered as expected`);
-}
 
 const file = dashboardForFile({
   viewport: { width: 1280, height: 900 },
   timeoutMs: 300_000,
   async fill(server) {
     await postInChunks(server.url, longRunEvents(RUN, STEPS, new Date(), 'default', 2), 10_000);
-    await waitForApi(server, `/api/v1/runs/${RUN}?steps_limit=1`, (b) => b.run.steps === STEPS && b.run.tool_calls === 2 * STEPS && (b.analysis?.loops.length ?? 0) > 0);
+    await waitForApi(server.url, `/api/v1/runs/${RUN}?steps_limit=1`, (b) => b.run.steps === STEPS && b.run.tool_calls === 2 * STEPS && (b.analysis?.loops.length ?? 0) > 0, 600);
   },
 });
 

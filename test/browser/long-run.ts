@@ -56,37 +56,20 @@ export function longRunEvents(runId: string, steps: number, now: Date, project =
       observation,
       ...(failing ? { error: { type: 'ToolError', message: `exit code 2 at step ${s}` } } : {}),
     });
+    const call = (id: string, ms: number, fields: Event) => ({ v: 1, type: 'tool_call', project, run_id: runId, step: s, call_id: `${runId}-${id}-${s}`, ts: at(ms + s * 1000), ...fields });
     if (callsPerStep === 2) {
-      events.push({
-        v: 1,
-        type: 'tool_call',
-        project,
-        run_id: runId,
-        step: s,
-        call_id: `${runId}-read-${s}`,
-        ts: at(1100 + s * 1000),
-        tool: 'view',
-        arguments: { path: file },
-        status: 'ok',
-        duration_ms: 20 + (s % 30),
-        output: `${file}: ${120 + (s % 37)} lines`,
-      });
+      events.push(call('read', 1100, { tool: 'view', arguments: { path: file }, status: 'ok', duration_ms: 20 + (s % 30), output: `${file}: ${120 + (s % 37)} lines` }));
     }
-    events.push({
-      v: 1,
-      type: 'tool_call',
-      project,
-      run_id: runId,
-      step: s,
-      call_id: `${runId}-call-${s}`,
-      ts: at(1200 + s * 1000),
-      tool: inLoop ? 'bash' : 'str_replace_editor',
-      arguments: inLoop ? { cmd: 'make build' } : { path: file, old_str: `import a${s}`, new_str: `import b${s}` },
-      status: failing || inLoop ? 'error' : 'ok',
-      ...(failing || inLoop ? { error: { type: 'ExitCode', message: inLoop ? 'exit code 2' : `exit code 2 at step ${s}` } } : {}),
-      duration_ms: 150 + (s % 300),
-      output: observation,
-    });
+    events.push(
+      call('call', 1200, {
+        tool: inLoop ? 'bash' : 'str_replace_editor',
+        arguments: inLoop ? { cmd: 'make build' } : { path: file, old_str: `import a${s}`, new_str: `import b${s}` },
+        status: failing || inLoop ? 'error' : 'ok',
+        ...(failing || inLoop ? { error: { type: 'ExitCode', message: inLoop ? 'exit code 2' : `exit code 2 at step ${s}` } } : {}),
+        duration_ms: 150 + (s % 300),
+        output: observation,
+      }),
+    );
   }
   events.push({
     v: 1,
@@ -113,4 +96,14 @@ export async function postInChunks(baseUrl: string, events: Event[], chunk = 200
     const body = (await res.json()) as { accepted: number; rejected: unknown[] };
     if (!res.ok || body.rejected.length) throw new Error(`ingest failed: HTTP ${res.status} ${JSON.stringify(body).slice(0, 500)}`);
   }
+}
+
+/** GETs `path` of the server at `baseUrl` until `ok` holds for its answer (the analyzer labels runs a moment after ingest); at most `polls` polls 250 ms apart. */
+export async function waitForApi(baseUrl: string, path: string, ok: (body: any) => boolean, polls = 240): Promise<void> {
+  for (let i = 0; i < polls; i++) {
+    const res = await fetch(`${baseUrl}${path}`);
+    if (res.ok && ok(await res.json())) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${path} never answered as expected`);
 }
