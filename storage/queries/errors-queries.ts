@@ -43,13 +43,17 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   // The trend's span: the window, or (all time) from the first error in view to now.
   const sigFilter = o.signatures?.length ? `AND ${SIGNATURE_SQL('template')} IN {e_sigs:Array(String)}` : '';
   if (o.signatures?.length) params.e_sigs = o.signatures;
-  // One row per occurrence, in the window, of a run in view: its tool call's row when it has one
-  // (it names the tool), else the first by time.
+  // One row per occurrence, in the window, of a run in view: named by its tool call when it has
+  // one (its tool), else by its first row. Grouped rather than sorted, and without the message
+  // (read for the examples alone): the error rows of a large window are hundreds of thousands.
+  const first = "(source != 'tool_call', ts)";
   const occurrences = `
-    SELECT e.project AS project, e.run_id AS run_id, e.occurrence AS occurrence, e.source AS source, e.step AS step, e.tool AS tool,
-           e.template AS template, e.message AS message, e.ts AS ts, r.failed AS failed, r.model AS model
-    FROM (SELECT * FROM (${errorRowsSql(projectCond)}) ${windowConds.length ? `WHERE ${windowConds.join(' AND ')}` : ''}
-          ORDER BY source = 'tool_call' DESC, ts LIMIT 1 BY project, run_id, occurrence, template) AS e
+    SELECT e.project AS project, e.run_id AS run_id, e.occurrence AS occurrence, e.e_source AS source, e.e_step AS step, e.e_tool AS tool,
+           e.template AS template, e.first_ts AS ts, r.failed AS failed, r.model AS model
+    FROM (SELECT project, run_id, occurrence, template, argMin(source, ${first}) AS e_source, argMin(step, ${first}) AS e_step,
+                 argMin(tool, ${first}) AS e_tool, min(ts) AS first_ts
+          FROM (${errorRowsSql(projectCond)}) ${windowConds.length ? `WHERE ${windowConds.join(' AND ')}` : ''}
+          GROUP BY project, run_id, occurrence, template) AS e
     INNER JOIN (SELECT project, run_id, ${FAILED_SQL} AS failed, model FROM (${summary})) AS r USING (project, run_id)
     WHERE 1 ${sigFilter}`;
   const [totals] = await storage.query<Record<string, unknown>>(
@@ -67,7 +71,8 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
     `SELECT template, ${SIGNATURE_SQL('template')} AS signature, count() AS occurrences, uniqExact(project, run_id) AS runs,
             uniqExactIf((project, run_id), failed) AS failed_runs, min(ts) AS first_in_window, max(ts) AS last_seen,
             topKIf(3)(tool, tool != '') AS tools, topK(3)(model) AS models,
-            sumMap([toUInt8(least({e_buckets:UInt8} - 1, greatest(0, intDiv(toUnixTimestamp64Milli(ts) - {e_t0:Int64}, {e_width:Int64}))))], [toUInt64(1)]) AS trend
+            sumMap([toUInt8(least({e_buckets:UInt8} - 1, greatest(0, intDiv(toUnixTimestamp64Milli(ts) - {e_t0:Int64}, {e_width:Int64}))))], [toUInt64(1)]) AS trend,
+            groupArraySorted(${EXAMPLES})((-toUnixTimestamp64Milli(ts), run_id, project, occurrence, step, source, tool)) AS latest
      FROM (${occurrences})
      GROUP BY template
      ORDER BY runs DESC, occurrences DESC, template
@@ -77,19 +82,32 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
 
   const templates = rows.map((r) => String(r.template));
   params.e_templates = templates;
-  const [firsts, examples] = await Promise.all([
-    // First seen over every run of the projects asked for, whatever the window and filters.
-    storage.query<Record<string, unknown>>(
-      `SELECT template, min(ts) AS first_seen FROM (${errorRowsSql(projectCond)}) WHERE template IN {e_templates:Array(String)} GROUP BY template`,
-      params,
-    ),
-    storage.query<Record<string, unknown>>(
-      `SELECT template, project, run_id, step, source, tool, substringUTF8(message, 1, 300) AS message, ts
-       FROM (${occurrences}) WHERE template IN {e_templates:Array(String)}
-       ORDER BY template, ts DESC, run_id LIMIT {e_examples:UInt32} BY template`,
-      params,
-    ),
-  ]);
+  // The latest occurrences of each signature (newest first; a tie by run id), its examples.
+  const examples = rows.flatMap((r) =>
+    (r.latest as unknown[][]).map(([negTs, runId, project, occurrence, step, source, tool]) => ({
+      template: r.template, project, run_id: runId, occurrence, step, source, tool, ts: new Date(-num(negTs)).toISOString(),
+    })),
+  );
+  // First seen over every run of the projects asked for, whatever the window and filters.
+  const firsts = await storage.query<Record<string, unknown>>(
+    `SELECT template, min(ts) AS first_seen FROM (${errorRowsSql(projectCond)}) WHERE template IN {e_templates:Array(String)} GROUP BY template`,
+    params,
+  );
+  // The examples' messages: the row each occurrence was named by.
+  params.e_ex_project = examples.map((e) => String(e.project));
+  params.e_ex_run = examples.map((e) => String(e.run_id));
+  params.e_ex_occurrence = examples.map((e) => String(e.occurrence));
+  params.e_ex_source = examples.map((e) => String(e.source));
+  const messages = examples.length === 0 ? [] : await storage.query<Record<string, unknown>>(
+    `SELECT project, run_id, occurrence, source, template, any(substringUTF8(message, 1, 300)) AS message
+     FROM (${errorRowsSql(`${projectCond ? `${projectCond} AND ` : ''}run_id IN {e_ex_run:Array(String)}`)})
+     WHERE (project, run_id, occurrence, source) IN (SELECT x.1, x.2, x.3, x.4 FROM (SELECT arrayJoin(arrayZip({e_ex_project:Array(String)}, {e_ex_run:Array(String)}, {e_ex_occurrence:Array(String)}, {e_ex_source:Array(String)})) AS x))
+       AND template IN {e_templates:Array(String)}
+     GROUP BY project, run_id, occurrence, source, template`,
+    params,
+  );
+  const exampleKey = (r: Record<string, unknown>) => [r.project, r.run_id, r.occurrence, r.source, r.template].map(String).join('\u0000');
+  const messageOf = new Map(messages.map((m) => [exampleKey(m), String(m.message)]));
   const firstSeen = new Map(firsts.map((r) => [String(r.template), isoTime(r.first_seen)]));
   const items: ErrorSignature[] = rows.map((r) => {
     const template = String(r.template);
@@ -117,7 +135,7 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
             step,
             source: errorSource(e.source),
             tool: String(e.tool),
-            message: String(e.message),
+            message: messageOf.get(exampleKey(e)) ?? '',
             at: isoTime(e.ts),
             link: runStepPath(runId, step),
           };
