@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepRow, Timeseries, ToolCallRow } from '../../schemas/api.js';
-import { bucketLabel, groupToolCallsByStep, niceMax, niceTicks, prettyJson, stepAxisTicks, stepChartRows, tickLabel, timeseriesRows, timeTicks } from '../../web/src/lib/chart-data.js';
+import { bucketLabel, groupToolCallsByStep, niceMax, niceTicks, prettyJson, stepAxisTickMarks, stepAxisTicks, stepChartRows, tickLabel, timeseriesRows, timeTicks } from '../../web/src/lib/chart-data.js';
 import { isLongText, lineCount, previewText } from '../../web/src/lib/text.js';
 
 function step(n: number, extra: Partial<StepRow> = {}): StepRow {
@@ -120,6 +120,14 @@ describe('stepAxisTicks', () => {
 
   it('names a bin by its first step when a round number falls inside it', () => {
     expect(stepAxisTicks(binned(700, 7), 7)).toEqual([0, 98, 196, 294, 399, 497, 595]);
+  });
+
+  it('labels a bin with the round number it holds', () => {
+    // Steps as shown from 1 in bins of 200: the bin 9,801–10,000 carries the label 10,000.
+    const shown = binned(100_000, 200).map((b) => ({ step: b.step + 1, last: b.last + 1 }));
+    const marks = stepAxisTickMarks(shown);
+    expect(marks.slice(0, 3)).toEqual([{ at: 9801, label: 10000 }, { at: 19801, label: 20000 }, { at: 29801, label: 30000 }]);
+    expect(marks.map((m) => m.at)).toEqual(stepAxisTicks(shown));
   });
 
   it('skips round numbers in gaps between steps', () => {

@@ -3,7 +3,7 @@
 // shows a tool call's text once when its step already shows it, and step numbers from 1.
 import { describe, expect, it } from 'vitest';
 import type { LoopInfo, StepIndex, StepRow, ToolCallRow } from '../../schemas/api.js';
-import { callOverlap, compactRows, lineSummary, rowOfPosition, sameText, viewMode } from '../../web/src/lib/compact-rows.js';
+import { callOverlap, compactRows, holdsText, lineSummary, rowOfPosition, viewMode } from '../../web/src/lib/compact-rows.js';
 import { displayStep, storedStep } from '../../web/src/lib/step-label.js';
 import { loopOfStep } from '../../web/src/lib/step-outline.js';
 
@@ -121,8 +121,11 @@ describe('callOverlap (a tool call shown once with its step)', () => {
     const s = stepRow({ action: 'edit step 1', observation: 'ok' });
     expect(callOverlap(s, call({ arguments: '{"path":"src/a.py"}', output: 'ImportError', error_message: 'boom' }))).toEqual({ args: false, output: false, error: false });
     expect(callOverlap(stepRow({}), call({ arguments: '', output: '' }))).toEqual({ args: false, output: false, error: false });
-    expect(sameText('', 'x')).toBe(false);
-    expect(sameText('a  b', 'a b c')).toBe(true);
+    expect(holdsText('', 'x')).toBe(false);
+    expect(holdsText('a b c', 'a  b')).toBe(true);
+    // A short action does not stand for longer arguments: they would be lost.
+    expect(holdsText('a  b', 'a b c')).toBe(false);
+    expect(callOverlap(stepRow({ action: 'ls', observation: 'x' }), call({ arguments: '{"command":"ls -la /tmp"}', output: 'x y' }))).toEqual({ args: false, output: false, error: false });
   });
 });
 

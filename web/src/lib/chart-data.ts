@@ -266,19 +266,27 @@ export function niceMax(v: number): number {
  * the axis round labels, and recharts measures these few instead of one label per bar.
  */
 export function stepAxisTicks(rows: readonly { step: number; last: number }[], target = 10): number[] {
+  return stepAxisTickMarks(rows, target).map((m) => m.at);
+}
+
+/**
+ * The ticks of stepAxisTicks with the round number each stands for: `at` is the first step of the
+ * row (a bin, when binned) that holds `label`, so a bin of steps 9,801–10,000 is labelled 10,000.
+ */
+export function stepAxisTickMarks(rows: readonly { step: number; last: number }[], target = 10): Array<{ at: number; label: number }> {
   if (rows.length === 0) return [];
   const first = rows[0].step;
   const end = rows[rows.length - 1].last;
   const raw = Math.max(1, (end - first) / target);
   const exp = Math.pow(10, Math.floor(Math.log10(raw)));
   const every = [1, 2, 5, 10].map((m) => m * exp).find((v) => v >= raw) ?? 10 * exp;
-  const out: number[] = [];
+  const out: Array<{ at: number; label: number }> = [];
   let i = 0;
   for (let m = Math.ceil(first / every) * every; m <= end; m += every) {
     while (i < rows.length && rows[i].last < m) i++;
     if (i >= rows.length) break;
     // A round number in a gap between steps has no bar to stand under.
-    if (rows[i].step <= m && out[out.length - 1] !== rows[i].step) out.push(rows[i].step);
+    if (rows[i].step <= m && out[out.length - 1]?.at !== rows[i].step) out.push({ at: rows[i].step, label: m });
   }
   return out;
 }

@@ -127,19 +127,23 @@ function squash(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** True when `a` and `b` are the same text, or one holds the other (white space aside); never for empty texts. */
-export function sameText(a: string, b: string): boolean {
-  const x = squash(a);
-  const y = squash(b);
+/**
+ * True when `shown` holds all of `part` (the same text, or more; white space aside), so leaving
+ * `part` out loses nothing; never for empty texts. Not the other way round: an action `ls` does
+ * not stand for arguments `{"command":"ls -la /tmp"}`.
+ */
+export function holdsText(shown: string, part: string): boolean {
+  const x = squash(shown);
+  const y = squash(part);
   if (!x || !y) return false;
-  return x.length >= y.length ? x.includes(y) : y.includes(x);
+  return x.includes(y);
 }
 
 /** What of a tool call its step already shows (so the call's view leaves it out and says so). */
 export interface CallOverlap {
-  /** The call's arguments are the step's action (or within it, or it within them). */
+  /** The call's arguments are the step's action, or within it. */
   args: boolean;
-  /** The call's output is the step's observation (or one holds the other). */
+  /** The call's output is the step's observation, or within it. */
   output: boolean;
   /** The call's error message is the step's (the call's error type is still shown). */
   error: boolean;
@@ -151,8 +155,8 @@ export const NO_OVERLAP: CallOverlap = { args: false, output: false, error: fals
 export function callOverlap(step: Pick<StepRow, 'action' | 'observation' | 'error_type' | 'error_message'>, call: ToolCallRow): CallOverlap {
   const args = call.arguments.trim();
   return {
-    args: args !== '' && args !== '{}' && sameText(step.action, args),
-    output: sameText(step.observation, call.output),
+    args: args !== '' && args !== '{}' && holdsText(step.action, args),
+    output: holdsText(step.observation, call.output),
     error: squash(call.error_message) !== '' && squash(call.error_message) === squash(step.error_message),
   };
 }

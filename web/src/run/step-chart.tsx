@@ -6,7 +6,7 @@ import { memo, useMemo, useState } from 'react';
 import { Bar, CartesianGrid, Cell, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LoopInfo } from '../../../schemas/api.js';
 import { noVerticalLines } from '../components/chart-card.js';
-import { niceTicks, stepAxisTicks } from '../lib/chart-data.js';
+import { niceTicks, stepAxisTickMarks } from '../lib/chart-data.js';
 import { formatInt, formatTokens, formatUsd, formatUsdAxis } from '../lib/format.js';
 import { binRows, type OutlineRow } from '../lib/step-outline.js';
 import { displayStep, storedStep } from '../lib/step-label.js';
@@ -28,6 +28,17 @@ function rowStepOf(rows: OutlineRow[], step: number): number | undefined {
   return undefined;
 }
 
+/** The top bar of a bin, with a red cap above it when a step of the bin failed. */
+function ErrorCapped(props: { x?: number; y?: number; width?: number; height?: number; fill?: string; payload?: OutlineRow }) {
+  const { x = 0, y = 0, width = 0, height = 0, fill, payload } = props;
+  return (
+    <g>
+      <rect x={x} y={y} width={width} height={Math.max(0, height)} fill={fill} />
+      {payload && payload.errors > 0 && <rect x={x} y={y - 3} width={Math.max(width, 1)} height={3} fill="var(--c-failure)" data-testid="bin-error" />}
+    </g>
+  );
+}
+
 /** Drawn again only when its props change: the run page re-renders as step windows arrive. */
 export const StepChart = memo(function StepChart({ rows: every, loops, onSelect }: { rows: OutlineRow[]; loops: LoopInfo[]; onSelect: (step: number) => void }) {
   const [zoom, setZoom] = useState<StepRange | null>(null);
@@ -35,8 +46,12 @@ export const StepChart = memo(function StepChart({ rows: every, loops, onSelect 
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const all = useMemo(() => rowsInRange(every, zoom), [every, zoom]);
   const rows = useMemo(() => binRows([...all], MAX_BARS), [all]);
-  // Round numbers as the steps are shown (from 1), placed at their stored steps.
-  const xTicks = useMemo(() => stepAxisTicks(rows.map((r) => ({ step: displayStep(r.step), last: displayStep(r.last) }))).map(storedStep), [rows]);
+  // Round numbers as the steps are shown (from 1), placed at the stored first step of the bar (a
+  // bin) that holds them.
+  const { xTicks, tickLabel } = useMemo(() => {
+    const marks = stepAxisTickMarks(rows.map((r) => ({ step: displayStep(r.step), last: displayStep(r.last) })));
+    return { xTicks: marks.map((m) => storedStep(m.at)), tickLabel: new Map(marks.map((m) => [storedStep(m.at), m.label])) };
+  }, [rows]);
   const binned = rows.length < all.length;
   const canZoom = rows.length > 1;
   const { tokenTicks, costTicks, errors } = useMemo(() => {
@@ -114,7 +129,7 @@ export const StepChart = memo(function StepChart({ rows: every, loops, onSelect 
             onMouseLeave={() => setDrag(null)}
           >
             <CartesianGrid stroke="var(--c-grid)" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
-            <XAxis dataKey="step" ticks={xTicks} tickFormatter={(v: number) => formatInt(displayStep(v))} tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} />
+            <XAxis dataKey="step" ticks={xTicks} tickFormatter={(v: number) => formatInt(tickLabel.get(v) ?? displayStep(v))} tick={axisTick} tickLine={false} axisLine={{ stroke: 'var(--c-grid)' }} minTickGap={16} />
             <YAxis yAxisId="tok" domain={[0, tokenTicks[tokenTicks.length - 1]]} ticks={tokenTicks} tickFormatter={(v: number) => formatTokens(v)} tick={axisTick} tickLine={false} axisLine={false} width={44} />
             <YAxis
               yAxisId="usd"
@@ -147,14 +162,26 @@ export const StepChart = memo(function StepChart({ rows: every, loops, onSelect 
               }}
               formatter={(v, name) => [name === 'Cost' ? formatUsd(Number(v)) : formatTokens(Number(v)), name]}
             />
+            {/* A step with an error is a red bar; a bin of steps keeps its token colours and gets
+                a red cap when any of its steps failed (in a long run most bins hold one, and
+                red bars would hide the tokens). */}
             <Bar yAxisId="tok" dataKey="input_tokens" name="Input tokens" stackId="t" fill="var(--c-tokens-in)" cursor="pointer" isAnimationActive={false}>
               {rows.map((r) => (
-                <Cell key={r.step} fill={r.error ? 'var(--c-failure)' : 'var(--c-tokens-in)'} />
+                <Cell key={r.step} fill={r.error && !binned ? 'var(--c-failure)' : 'var(--c-tokens-in)'} />
               ))}
             </Bar>
-            <Bar yAxisId="tok" dataKey="output_tokens" name="Output tokens" stackId="t" fill="var(--c-tokens-out)" cursor="pointer" isAnimationActive={false}>
+            <Bar
+              yAxisId="tok"
+              dataKey="output_tokens"
+              name="Output tokens"
+              stackId="t"
+              fill="var(--c-tokens-out)"
+              cursor="pointer"
+              isAnimationActive={false}
+              shape={binned ? ErrorCapped : undefined}
+            >
               {rows.map((r) => (
-                <Cell key={r.step} fill={r.error ? 'var(--c-failure-dark)' : 'var(--c-tokens-out)'} />
+                <Cell key={r.step} fill={r.error && !binned ? 'var(--c-failure-dark)' : 'var(--c-tokens-out)'} />
               ))}
             </Bar>
             <Line yAxisId="usd" dataKey="cost_usd" name="Cost" stroke="var(--c-accent-2)" strokeWidth={1.5} dot={false} isAnimationActive={false} />
