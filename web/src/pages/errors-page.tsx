@@ -24,7 +24,7 @@ export function ErrorsPage() {
     <div className="page">
       <div className="page-head">
         <h1>Errors</h1>
-        <span className="page-sub">tool and step errors of the runs in view, grouped by signature · {rangeLabel(filters)}</span>
+        <span className="page-sub">tool, step and run-end errors of the runs in view, grouped by signature · {rangeLabel(filters)}</span>
         {report.state.status === 'loading' && data && <Loading compact label="Updating…" />}
       </div>
       {report.state.status === 'error' ? (
@@ -37,7 +37,7 @@ export function ErrorsPage() {
         <>
           <div className="kpis">
             <KpiTile label="Signatures" value={formatInt(data.signatures)} detail="distinct error templates" />
-            <KpiTile label="Errors" value={formatInt(data.occurrences)} detail="steps with an error" />
+            <KpiTile label="Errors" value={formatInt(data.occurrences)} detail="steps and run ends with an error" />
             <KpiTile label="Runs with errors" value={formatInt(data.runs)} detail="at least one error" />
             <KpiTile label="New" value={formatInt(fresh)} detail={filters.range === 'all' ? 'needs a time window' : 'first seen in this window'} />
           </div>
