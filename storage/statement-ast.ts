@@ -4,9 +4,11 @@
 // the engine's parser built, so a statement the parser reads differently than we would is never
 // misjudged.
 
+/** One node of `EXPLAIN AST`: its type (first word), the rest of its line, its parent and children. */
 export interface AstNode {
-  /** The node's kind and name as printed, e.g. `CreateQuery steps`, `Function ReplacingMergeTree`. */
-  label: string;
+  type: string;
+  text: string;
+  parent: AstNode | null;
   children: AstNode[];
 }
 
@@ -14,46 +16,60 @@ export class StatementShapeError extends Error {
   override readonly name = 'StatementShapeError';
 }
 
-/** Builds the tree from EXPLAIN AST lines (one node a line, one space of indent per level). */
+/** `<depth spaces><Type>[ <text>][ (children N)]` */
+const LINE = /^( *)([A-Za-z][A-Za-z0-9_]*)((?= |$).*?)(?: \(children (\d+)\))?$/;
+
+/**
+ * The lines of `EXPLAIN AST` as a tree (one node a line, one space of indent per level). The dump
+ * prints names as they are, so a name holding a line break would add lines of its own; every
+ * node's declared number of children must match the lines under it and there is exactly one
+ * root, so an added line cannot go unnoticed (it always gives some node one child more than it
+ * declares, or makes a second root). Fails closed with StatementShapeError.
+ */
 export function parseExplainAst(lines: readonly string[]): AstNode {
-  const root: AstNode = { label: '', children: [] };
-  const stack: { depth: number; node: AstNode }[] = [{ depth: -1, node: root }];
-  for (const line of lines) {
-    if (line.trim() === '') continue;
-    const depth = line.length - line.trimStart().length;
-    // The engine notes "(children N)" and "(alias a)" after a label; only the label counts here.
-    const label = line
-      .trim()
-      .replace(/ \(children \d+\)$/, '')
-      .replace(/\s+/g, ' ');
-    const node: AstNode = { label, children: [] };
-    while (stack.length > 1 && stack[stack.length - 1]!.depth >= depth) stack.pop();
-    stack[stack.length - 1]!.node.children.push(node);
-    stack.push({ depth, node });
+  const stack: AstNode[] = [];
+  const declared = new Map<AstNode, number>();
+  let root: AstNode | null = null;
+  lines.forEach((line, i) => {
+    const m = LINE.exec(line);
+    if (!m) throw new StatementShapeError(`EXPLAIN AST line ${i + 1} is not a node`);
+    const depth = m[1]!.length;
+    if (depth === 0 && root) throw new StatementShapeError('EXPLAIN AST gave more than one tree');
+    if (depth > stack.length) throw new StatementShapeError(`EXPLAIN AST line ${i + 1} is indented under no node`);
+    stack.length = depth;
+    const parent = depth === 0 ? null : stack[depth - 1]!;
+    const node: AstNode = { type: m[2]!, text: m[3]!.slice(1), parent, children: [] };
+    declared.set(node, m[4] === undefined ? 0 : Number(m[4]));
+    if (parent) parent.children.push(node);
+    else root = node;
+    stack.push(node);
+  });
+  if (!root) throw new StatementShapeError('EXPLAIN AST gave no tree');
+  for (const [node, n] of declared) {
+    if (node.children.length !== n) throw new StatementShapeError(`EXPLAIN AST: ${labelOf(node)} declares ${n} children and has ${node.children.length}`);
   }
-  const [top] = root.children;
-  if (!top || root.children.length !== 1) throw new StatementShapeError(`EXPLAIN AST gave ${root.children.length} trees, expected one`);
-  return top;
+  return root;
 }
 
-/** The word after a node's kind: `CreateQuery steps` → `steps`. */
+/** The node's line without its children count: `Function ReplacingMergeTree`. */
+export function labelOf(node: AstNode): string {
+  return node.text ? `${node.type} ${node.text}` : node.type;
+}
+
+/** What follows a node's kind: `CreateQuery steps` → `steps` (an ALTER prints `AlterQuery  runs`, an empty database first). */
 export function nodeName(node: AstNode): string {
-  return node.label.split(' ').slice(1).join(' ');
-}
-
-function kindOf(node: AstNode): string {
-  return node.label.split(' ')[0] ?? '';
+  return node.text.replace(/\s+/g, ' ').trim();
 }
 
 function child(node: AstNode, kind: string): AstNode | undefined {
-  return node.children.find((c) => kindOf(c) === kind || c.label === kind);
+  return node.children.find((c) => c.type === kind || labelOf(c) === kind);
 }
 
 /** Every node under `node` (itself included) of this kind, depth first. */
 export function findAll(node: AstNode, kind: string): AstNode[] {
   const out: AstNode[] = [];
   const walk = (n: AstNode) => {
-    if (kindOf(n) === kind) out.push(n);
+    if (n.type === kind) out.push(n);
     n.children.forEach(walk);
   };
   walk(node);
@@ -78,7 +94,7 @@ export type StatementInfo =
  * (the tree prints views and tables alike as CreateQuery).
  */
 export function describeStatement(ast: AstNode, isMaterializedView: boolean): StatementInfo {
-  const kind = kindOf(ast);
+  const kind = ast.type;
   if (kind === 'CreateQuery') {
     const name = nodeName(ast);
     if (isMaterializedView) {
@@ -89,14 +105,14 @@ export function describeStatement(ast: AstNode, isMaterializedView: boolean): St
     const storage = child(ast, 'Storage definition');
     const columns = child(ast, 'Columns definition');
     const engine = storage?.children[0];
-    if (!storage || !engine || kindOf(engine) !== 'Function' || !columns) return { kind: 'other', node: ast.label };
+    if (!storage || !engine || engine.type !== 'Function' || !columns) return { kind: 'other', node: labelOf(ast) };
     const args = child(engine, 'ExpressionList')?.children ?? [];
     return {
       kind: 'create_table',
       table: name,
       engine: nodeName(engine),
       engineArgs: args.map((a) => {
-        if (kindOf(a) !== 'Identifier') throw new StatementShapeError(`table ${name}: engine argument ${a.label} is not a column name`);
+        if (a.type !== 'Identifier') throw new StatementShapeError(`table ${name}: engine argument ${labelOf(a)} is not a column name`);
         return nodeName(a);
       }),
       columns: findAll(columns, 'ColumnDeclaration').map(nodeName),
@@ -106,5 +122,5 @@ export function describeStatement(ast: AstNode, isMaterializedView: boolean): St
     const list = child(ast, 'ExpressionList');
     return { kind: 'alter', table: nodeName(ast), commands: (list?.children ?? []).map(nodeName) };
   }
-  return { kind: 'other', node: ast.label };
+  return { kind: 'other', node: labelOf(ast) };
 }

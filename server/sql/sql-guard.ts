@@ -5,51 +5,27 @@
 // SETTINGS and no function that reaches files, URLs or other servers. ClickHouse's readonly=1
 // is a further wall (it does not stop INTO OUTFILE or the file() function). Pure.
 
+import { parseExplainAst, StatementShapeError, type AstNode } from '../../storage/statement-ast.js';
+
 export class SqlRejectedError extends Error {
   override readonly name = 'SqlRejectedError';
-}
-
-/** One node of `EXPLAIN AST`: its type (first word), the rest of its line, its children. */
-export interface AstNode {
-  type: string;
-  text: string;
-  parent: AstNode | null;
-  children: AstNode[];
 }
 
 const UNCHECKABLE =
   "the console could not check this query: the engine's parse of it has a shape the console does not know " +
   '(names or aliases with line breaks or parentheses in them are not supported)';
 
-/** `<depth spaces><Type>[ <text>][ (children N)]` */
-const LINE = /^( *)([A-Za-z][A-Za-z0-9_]*)((?= |$).*?)(?: \(children (\d+)\))?$/;
-
 /**
- * The lines of `EXPLAIN AST` as a tree. The dump prints names as they are, so a name holding a
- * line break would add lines of its own; every node's declared number of children must match
- * the lines under it and there is exactly one root, so an added line cannot go unnoticed (it
- * always gives some node one child more than it declares, or makes a second root). Fails closed.
+ * The lines of `EXPLAIN AST` as a tree, or SqlRejectedError when they do not read as exactly one
+ * tree whose every node has the children it declares (storage/statement-ast.ts). Fails closed.
  */
 export function parseAstDump(lines: readonly string[]): AstNode {
-  const stack: AstNode[] = [];
-  const declared = new Map<AstNode, number>();
-  let root: AstNode | null = null;
-  for (const line of lines) {
-    const m = LINE.exec(line);
-    if (!m) throw new SqlRejectedError(UNCHECKABLE);
-    const depth = m[1]!.length;
-    if (depth > stack.length || (depth === 0 && root)) throw new SqlRejectedError(UNCHECKABLE);
-    stack.length = depth;
-    const parent = depth === 0 ? null : stack[depth - 1]!;
-    const node: AstNode = { type: m[2]!, text: m[3]!.slice(1), parent, children: [] };
-    declared.set(node, m[4] === undefined ? 0 : Number(m[4]));
-    if (parent) parent.children.push(node);
-    else root = node;
-    stack.push(node);
+  try {
+    return parseExplainAst(lines);
+  } catch (err) {
+    if (err instanceof StatementShapeError) throw new SqlRejectedError(UNCHECKABLE);
+    throw err;
   }
-  if (!root) throw new SqlRejectedError(UNCHECKABLE);
-  for (const [node, n] of declared) if (node.children.length !== n) throw new SqlRejectedError(UNCHECKABLE);
-  return root;
 }
 
 export type StatementKind = 'select' | 'show' | 'describe' | 'explain';

@@ -87,8 +87,13 @@ describe('what a statement is, from the engine tree', () => {
   });
 
   it('two trees (or none) are refused', () => {
-    expect(() => parseExplainAst(lines(`${ALTER}\n${ALTER}`))).toThrow(/2 trees/);
-    expect(() => parseExplainAst([])).toThrow(/0 trees/);
+    expect(() => parseExplainAst(lines(`${ALTER}\n${ALTER}`))).toThrow(/more than one tree/);
+    expect(() => parseExplainAst([])).toThrow(/no tree/);
+  });
+
+  it('a node with other children than it declares is refused (a name with a line break adds lines)', () => {
+    expect(() => parseExplainAst(lines(ALTER.replace(/\(children (\d+)\)/, (_, n) => `(children ${Number(n) + 1})`)))).toThrow(/declares/);
+    expect(() => parseExplainAst(lines(`${ALTER}\nb'`))).toThrow(/not a node|more than one tree/);
   });
 });
 
