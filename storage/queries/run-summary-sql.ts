@@ -55,8 +55,16 @@ const MAX_LISTED_STALE = 5000;
  * pair; a collision — about 1e-10 at 100,000 runs — could only delay a run's raw fallback), no
  * join. Usually a handful: those with events in the last seconds.
  */
-export function findStaleRuns(storage: Storage, f: RunFilters, runId?: string): Promise<StaleRuns | null> {
-  if (runId !== undefined) return queryStaleRuns(storage, f, runId);
+export async function findStaleRuns(storage: Storage, f: RunFilters, runId?: RunIds): Promise<StaleRuns | null> {
+  if (typeof runId === 'string') return queryStaleRuns(storage, f, runId);
+  if (runId !== undefined) {
+    // A page of runs: those of the project's stale runs (shared, below), else asked for.
+    const all = await findStaleRuns(storage, f);
+    if (all === null) return queryStaleRuns(storage, f, runId);
+    const wanted = new Set(runId);
+    const keep = all.runIds.map((r, i) => i).filter((i) => wanted.has(all.runIds[i]!));
+    return { projects: keep.map((i) => all.projects[i]!), runIds: keep.map((i) => all.runIds[i]!) };
+  }
   // The answer only changes with writes: reuse it until this connection writes again (embedded:
   // the only writer; a shared server: also at most a second old). Concurrent requests of a
   // dashboard share one query.
@@ -65,7 +73,7 @@ export function findStaleRuns(storage: Storage, f: RunFilters, runId?: string): 
   return cachedAnswer(shared, ['stale-runs', f.project], () => queryStaleRuns(shared, f));
 }
 
-async function queryStaleRuns(storage: Storage, f: RunFilters, runId?: string): Promise<StaleRuns | null> {
+async function queryStaleRuns(storage: Storage, f: RunFilters, runId?: RunIds): Promise<StaleRuns | null> {
   const params: QueryParams = {};
   const pre = preConditions(f, params, runId);
   const where = pre.length ? `WHERE ${pre.join(' AND ')}` : '';
@@ -88,7 +96,7 @@ async function queryStaleRuns(storage: Storage, f: RunFilters, runId?: string): 
 }
 
 /** The summary SQL for these filters, after finding the runs that need raw aggregation. */
-export async function summarySql(storage: Storage, f: RunFilters, params: QueryParams, runId?: string): Promise<string> {
+export async function summarySql(storage: Storage, f: RunFilters, params: QueryParams, runId?: RunIds): Promise<string> {
   return runSummarySql(f, params, await findStaleRuns(storage, f, runId), runLifecycle(storage), runId);
 }
 
@@ -101,7 +109,7 @@ export async function summarySql(storage: Storage, f: RunFilters, params: QueryP
  * others (findStaleRuns); when null they are found inside the query (slower). `status` and
  * `failure_mode` are the derived ones (run-lifecycle-sql.ts), filtered on after deriving them.
  */
-export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRuns | null, lifecycle: RunLifecycle, runId?: string): string {
+export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRuns | null, lifecycle: RunLifecycle, runId?: RunIds): string {
   const pre = preConditions(f, params, runId);
   const preWhere = pre.length ? `AND ${pre.join(' AND ')}` : '';
   const post = postConditions(f, params);
@@ -122,7 +130,7 @@ export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRu
     stalePart = rawSummarySql(
       f,
       params,
-      `${runId !== undefined ? 'run_id = {f_run_id:String} AND ' : ''}(project, run_id) NOT IN (SELECT project, run_id FROM run_analysis FINAL WHERE ${freshKeys} ${preWhere})`,
+      `${runId !== undefined ? `${runIdCondition(runId, params)} AND ` : ''}(project, run_id) NOT IN (SELECT project, run_id FROM run_analysis FINAL WHERE ${freshKeys} ${preWhere})`,
     );
   }
   const outer: string[] = [];
@@ -159,12 +167,21 @@ function loopAndOutcomeConditions(f: RunFilters, params: QueryParams): string[] 
   return out;
 }
 
-function preConditions(f: RunFilters, params: QueryParams, runId?: string): string[] {
-  const pre: string[] = [];
-  if (runId !== undefined) {
+/** One run (its id) or a few (a page of them): the summary reads only their rows. */
+export type RunIds = string | readonly string[];
+
+function runIdCondition(runId: RunIds, params: QueryParams): string {
+  if (typeof runId === 'string') {
     params.f_run_id = runId;
-    pre.push('run_id = {f_run_id:String}');
+    return 'run_id = {f_run_id:String}';
   }
+  params.f_run_ids = [...runId];
+  return 'run_id IN {f_run_ids:Array(String)}';
+}
+
+function preConditions(f: RunFilters, params: QueryParams, runId?: RunIds): string[] {
+  const pre: string[] = [];
+  if (runId !== undefined) pre.push(runIdCondition(runId, params));
   if (f.project.length) {
     params.f_project = f.project;
     pre.push('project IN {f_project:Array(String)}');

@@ -135,6 +135,30 @@ describe('GET /api/v1/search', () => {
     expect(body.runs[0].matches.map((m: any) => m.step)).toEqual([0, 1, 2, 3, 4]);
   });
 
+  it('counts and lists the same way when it reads the texts (phrase, substring, regex): a step once, by its first field, 5 a run by step', async () => {
+    for (const [mode, todo, repeat, needle] of [
+      ['phrase', 'todo', 'repeat', 'needle'],
+      ['substring', 'TODO', 'repeat', 'needle'],
+      ['regex', '(?i)todo', 'rep(e)at', 'ne+dle'],
+    ] as const) {
+      const t = await search(`q=${encodeURIComponent(todo)}&mode=${mode}&sort=hits`);
+      // Any case: a3's step 0 (action and observation, one hit) and its call's output, b1's step 0;
+      // case-sensitive TODO: not the call's "todo list".
+      expect(t, mode).toMatchObject({ total_runs: 2, total_hits: mode === 'substring' ? 2 : 3 });
+      expect(t.runs[0].matches.map((m: any) => [m.source, m.field, m.step]), mode).toEqual(
+        mode === 'substring' ? [['step', 'action', 0]] : [['step', 'action', 0], ['tool_call', 'tool_output', 0]],
+      );
+      const r = await search(`q=${encodeURIComponent(repeat)}&mode=${mode}`);
+      expect(r, mode).toMatchObject({ total_runs: 1, total_hits: 7 });
+      expect(r.runs[0].matches.map((m: any) => m.step), mode).toEqual([0, 1, 2, 3, 4]);
+      expect(r.runs[0].matches[0].link, mode).toBe('/runs/a4?step=0');
+      const [n] = (await search(`q=${encodeURIComponent(needle)}&mode=${mode}`)).runs[0].matches;
+      expect(n, mode).toMatchObject({ highlight: { start: 61, length: 6 } });
+      expect(n.snippet.indexOf('needle'), mode).toBe(61);
+      expect(n.snippet.length, mode).toBe(202);
+    }
+  });
+
   it('applies from/to to the steps\' time and other run filters to the runs', async () => {
     expect(ids(await search(`q=zebra&from=${encodeURIComponent(at(3))}`))).toEqual(['b1']);
     expect(ids(await search('q=todo&status=success'))).toEqual([]);
