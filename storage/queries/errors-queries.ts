@@ -16,6 +16,10 @@ import { errorRowsSql, SIGNATURE_SQL } from './error-rows-sql.js';
 export const TREND_BUCKETS = 12;
 /** Example errors listed per signature. */
 const EXAMPLES = 3;
+/** The row an occurrence is named by: its tool call when it has one, else its first row. */
+const FIRST_ROW = "(source != 'tool_call', ts)";
+/** An occurrence's id among a signature's: (project, run, occurrence) hashed. */
+const OCCURRENCE_ID = 'hex(cityHash64(project, run_id, occurrence))';
 
 export interface ErrorsOptions {
   limit: number;
@@ -40,74 +44,71 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
     params.e_to = f.to;
     windowConds.push('ts < fromUnixTimestamp64Milli({e_to:Int64})');
   }
-  // The trend's span: the window, or (all time) from the first error in view to now.
   const sigFilter = o.signatures?.length ? `AND ${SIGNATURE_SQL('template')} IN {e_sigs:Array(String)}` : '';
   if (o.signatures?.length) params.e_sigs = o.signatures;
-  // One row per occurrence, in the window, of a run in view: named by its tool call when it has
-  // one (its tool), else by its first row. Grouped rather than sorted, and without the message
-  // (read for the examples alone): the error rows of a large window are hundreds of thousands.
-  const first = "(source != 'tool_call', ts)";
+  // One row per occurrence, in the window, of a run in view, with the tool of its tool call when
+  // it has one. Grouped rather than sorted, and without the message (read for the examples
+  // alone): the error rows of a large window are hundreds of thousands.
   const occurrences = `
-    SELECT e.project AS project, e.run_id AS run_id, e.occurrence AS occurrence, e.e_source AS source, e.e_step AS step, e.e_tool AS tool,
+    SELECT e.project AS project, e.run_id AS run_id, e.occurrence AS occurrence, e.e_tool AS tool,
            e.template AS template, e.first_ts AS ts, r.failed AS failed, r.model AS model
-    FROM (SELECT project, run_id, occurrence, template, argMin(source, ${first}) AS e_source, argMin(step, ${first}) AS e_step,
-                 argMin(tool, ${first}) AS e_tool, min(ts) AS first_ts
+    FROM (SELECT project, run_id, occurrence, template, argMin(tool, ${FIRST_ROW}) AS e_tool, min(ts) AS first_ts
           FROM (${errorRowsSql(projectCond)}) ${windowConds.length ? `WHERE ${windowConds.join(' AND ')}` : ''}
           GROUP BY project, run_id, occurrence, template) AS e
     INNER JOIN (SELECT project, run_id, ${FAILED_SQL} AS failed, model FROM (${summary})) AS r USING (project, run_id)
     WHERE 1 ${sigFilter}`;
-  const [totals] = await storage.query<Record<string, unknown>>(
-    `SELECT count() AS occurrences, uniqExact(template) AS signatures, uniqExact(project, run_id) AS runs, toUnixTimestamp64Milli(min(ts)) AS first
-     FROM (${occurrences})`,
-    params,
-  );
+  // One pass: the signatures of the page and, over all of them (window functions, before the
+  // LIMIT), the totals. The trend's bars run from the window's start (all time: the first error
+  // in view, t0) to its end. An example is kept as (-time, occurrence id); its details are read
+  // by id below (a sort key of strings cost the pass as much again).
   const to = f.to ?? o.now;
-  if (!num(totals?.occurrences)) return { occurrences: 0, signatures: 0, runs: 0, from: f.from === undefined ? null : new Date(f.from).toISOString(), to: new Date(to).toISOString(), items: [] };
-  // The trend's bars: TREND_BUCKETS from the window's start (all time: the first error in view) to its end.
-  const from = f.from ?? num(totals.first);
-  params.e_t0 = from;
-  params.e_width = Math.max(1, Math.ceil((to - from) / TREND_BUCKETS));
+  params.e_to_ms = to;
+  const t0 = f.from !== undefined ? '{e_from:Int64}' : 'toUnixTimestamp64Milli(t0)';
+  const width = `greatest(1, intDiv({e_to_ms:Int64} - ${t0} + {e_buckets:UInt8} - 1, {e_buckets:UInt8}))`;
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT template, ${SIGNATURE_SQL('template')} AS signature, count() AS occurrences, uniqExact(project, run_id) AS runs,
-            uniqExactIf((project, run_id), failed) AS failed_runs, min(ts) AS first_in_window, max(ts) AS last_seen,
-            topKIf(3)(tool, tool != '') AS tools, topK(3)(model) AS models,
-            sumMap([toUInt8(least({e_buckets:UInt8} - 1, greatest(0, intDiv(toUnixTimestamp64Milli(ts) - {e_t0:Int64}, {e_width:Int64}))))], [toUInt64(1)]) AS trend,
-            groupArraySorted(${EXAMPLES})((-toUnixTimestamp64Milli(ts), run_id, project, occurrence, step, source, tool)) AS latest
-     FROM (${occurrences})
-     GROUP BY template
-     ORDER BY runs DESC, occurrences DESC, template
-     LIMIT {e_limit:UInt32}`,
+    `SELECT * EXCEPT (run_ids) FROM (
+       SELECT template, ${SIGNATURE_SQL('template')} AS signature, count() AS occurrences, uniqExactState(project, run_id) AS run_ids,
+              finalizeAggregation(run_ids) AS runs, uniqExactIf((project, run_id), failed) AS failed_runs, min(ts) AS first_in_window, max(ts) AS last_seen,
+              topKIf(3)(tool, tool != '') AS tools, topK(3)(model) AS models,
+              sumMap([toUInt8(least({e_buckets:UInt8} - 1, greatest(0, intDiv(toUnixTimestamp64Milli(ts) - ${t0}, ${width}))))], [toUInt64(1)]) AS trend,
+              groupArraySorted(${EXAMPLES})((-toUnixTimestamp64Milli(ts), ${OCCURRENCE_ID})) AS latest,
+              any(${t0}) AS trend_from,
+              sum(occurrences) OVER () AS total_occurrences, count() OVER () AS total_signatures,
+              uniqExactMerge(run_ids) OVER () AS total_runs
+       FROM (SELECT *${f.from !== undefined ? '' : ', min(ts) OVER () AS t0'} FROM (${occurrences}))
+       GROUP BY template
+       ORDER BY runs DESC, occurrences DESC, template
+       LIMIT {e_limit:UInt32})`,
     params,
   );
+  const top = rows[0];
+  if (!top) return { occurrences: 0, signatures: 0, runs: 0, from: f.from === undefined ? null : new Date(f.from).toISOString(), to: new Date(to).toISOString(), items: [] };
+  const from = num(top.trend_from);
 
   const templates = rows.map((r) => String(r.template));
   params.e_templates = templates;
-  // The latest occurrences of each signature (newest first; a tie by run id), its examples.
-  const examples = rows.flatMap((r) =>
-    (r.latest as unknown[][]).map(([negTs, runId, project, occurrence, step, source, tool]) => ({
-      template: r.template, project, run_id: runId, occurrence, step, source, tool, ts: new Date(-num(negTs)).toISOString(),
-    })),
-  );
   // First seen over every run of the projects asked for, whatever the window and filters.
   const firsts = await storage.query<Record<string, unknown>>(
     `SELECT template, min(ts) AS first_seen FROM (${errorRowsSql(projectCond)}) WHERE template IN {e_templates:Array(String)} GROUP BY template`,
     params,
   );
-  // The examples' messages: the row each occurrence was named by.
-  params.e_ex_project = examples.map((e) => String(e.project));
-  params.e_ex_run = examples.map((e) => String(e.run_id));
-  params.e_ex_occurrence = examples.map((e) => String(e.occurrence));
-  params.e_ex_source = examples.map((e) => String(e.source));
-  const messages = examples.length === 0 ? [] : await storage.query<Record<string, unknown>>(
-    `SELECT project, run_id, occurrence, source, template, any(substringUTF8(message, 1, 300)) AS message
-     FROM (${errorRowsSql(`${projectCond ? `${projectCond} AND ` : ''}run_id IN {e_ex_run:Array(String)}`)})
-     WHERE (project, run_id, occurrence, source) IN (SELECT x.1, x.2, x.3, x.4 FROM (SELECT arrayJoin(arrayZip({e_ex_project:Array(String)}, {e_ex_run:Array(String)}, {e_ex_occurrence:Array(String)}, {e_ex_source:Array(String)})) AS x))
-       AND template IN {e_templates:Array(String)}
-     GROUP BY project, run_id, occurrence, source, template`,
+  // The latest occurrences of each signature (newest first), its examples: read by id, each
+  // named as in the pass above (by its tool call when it has one) with that row's message.
+  const latest = rows.flatMap((r) => (r.latest as unknown[][]).map(([negTs, id]) => ({ template: String(r.template), id: String(id), ts: -num(negTs) })));
+  params.e_ids = latest.map((e) => e.id);
+  const named = await storage.query<Record<string, unknown>>(
+    `SELECT template, ${OCCURRENCE_ID} AS id, project, run_id, argMin(source, ${FIRST_ROW}) AS e_source, argMin(step, ${FIRST_ROW}) AS e_step,
+            argMin(tool, ${FIRST_ROW}) AS e_tool, argMin(substringUTF8(message, 1, 300), ${FIRST_ROW}) AS e_message
+     FROM (${errorRowsSql(projectCond)})
+     WHERE ${OCCURRENCE_ID} IN {e_ids:Array(String)} AND template IN {e_templates:Array(String)} ${windowConds.length ? `AND ${windowConds.join(' AND ')}` : ''}
+     GROUP BY template, project, run_id, occurrence`,
     params,
   );
-  const exampleKey = (r: Record<string, unknown>) => [r.project, r.run_id, r.occurrence, r.source, r.template].map(String).join('\u0000');
-  const messageOf = new Map(messages.map((m) => [exampleKey(m), String(m.message)]));
+  const byId = new Map(named.map((n) => [`${String(n.template)}\u0000${String(n.id)}`, n]));
+  const examples: Record<string, unknown>[] = latest.flatMap((e) => {
+    const n = byId.get(`${e.template}\u0000${e.id}`);
+    return n ? [{ template: e.template, project: n.project, run_id: n.run_id, source: n.e_source, step: n.e_step, tool: n.e_tool, message: n.e_message, ts: new Date(e.ts).toISOString() }] : [];
+  });
   const firstSeen = new Map(firsts.map((r) => [String(r.template), isoTime(r.first_seen)]));
   const items: ErrorSignature[] = rows.map((r) => {
     const template = String(r.template);
@@ -135,7 +136,7 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
             step,
             source: errorSource(e.source),
             tool: String(e.tool),
-            message: messageOf.get(exampleKey(e)) ?? '',
+            message: String(e.message ?? ''),
             at: isoTime(e.ts),
             link: runStepPath(runId, step),
           };
@@ -143,9 +144,9 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
     };
   });
   return {
-    occurrences: num(totals?.occurrences),
-    signatures: num(totals?.signatures),
-    runs: num(totals?.runs),
+    occurrences: num(top.total_occurrences),
+    signatures: num(top.total_signatures),
+    runs: num(top.total_runs),
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
     items,
