@@ -55,22 +55,24 @@ const MAX_LISTED_STALE = 5000;
  * pair; a collision — about 1e-10 at 100,000 runs — could only delay a run's raw fallback), no
  * join. Usually a handful: those with events in the last seconds.
  */
-export async function findStaleRuns(storage: Storage, f: RunFilters, runId?: RunIds): Promise<StaleRuns | null> {
+export function findStaleRuns(storage: Storage, f: RunFilters, runId?: RunIds): Promise<StaleRuns | null> {
   if (typeof runId === 'string') return queryStaleRuns(storage, f, runId);
-  if (runId !== undefined) {
-    // A page of runs: those of the project's stale runs (shared, below), else asked for.
-    const all = await findStaleRuns(storage, f);
-    if (all === null) return queryStaleRuns(storage, f, runId);
-    const wanted = new Set(runId);
-    const keep = all.runIds.map((r, i) => i).filter((i) => wanted.has(all.runIds[i]!));
-    return { projects: keep.map((i) => all.projects[i]!), runIds: keep.map((i) => all.runIds[i]!) };
-  }
+  if (runId !== undefined) return staleAmong(storage, f, runId);
   // The answer only changes with writes: reuse it until this connection writes again (embedded:
   // the only writer; a shared server: also at most a second old). Concurrent requests of a
   // dashboard share one query.
   // Shared between requests, so computed on the shared storage: not cancelled with one of them.
   const shared = sharedStorage(storage);
   return cachedAnswer(shared, ['stale-runs', f.project], () => queryStaleRuns(shared, f));
+}
+
+/** A page of runs: those of them among the stale runs of their projects (shared, above), else asked for. */
+async function staleAmong(storage: Storage, f: RunFilters, runIds: readonly string[]): Promise<StaleRuns | null> {
+  const all = await findStaleRuns(storage, f);
+  if (all === null) return queryStaleRuns(storage, f, runIds);
+  const wanted = new Set(runIds);
+  const keep = all.runIds.flatMap((r, i) => (wanted.has(r) ? [i] : []));
+  return { projects: keep.map((i) => all.projects[i]!), runIds: keep.map((i) => all.runIds[i]!) };
 }
 
 async function queryStaleRuns(storage: Storage, f: RunFilters, runId?: RunIds): Promise<StaleRuns | null> {
