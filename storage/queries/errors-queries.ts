@@ -30,7 +30,7 @@ export interface ErrorsOptions {
 }
 
 export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOptions): Promise<ErrorsReport> {
-  const params: QueryParams = { e_limit: o.limit, e_examples: EXAMPLES, e_buckets: TREND_BUCKETS };
+  const params: QueryParams = { e_limit: o.limit, e_buckets: TREND_BUCKETS };
   const projectCond = f.project.length ? 'project IN {e_project:Array(String)}' : '';
   if (f.project.length) params.e_project = f.project;
   // The runs in view: every run filter but the window, which bounds the errors' time instead.
@@ -87,23 +87,25 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
 
   const templates = rows.map((r) => String(r.template));
   params.e_templates = templates;
-  // First seen over every run of the projects asked for, whatever the window and filters.
-  const firsts = await storage.query<Record<string, unknown>>(
-    `SELECT template, min(ts) AS first_seen FROM (${errorRowsSql(projectCond)}) WHERE template IN {e_templates:Array(String)} GROUP BY template`,
-    params,
-  );
   // The latest occurrences of each signature (newest first), its examples: read by id, each
   // named as in the pass above (by its tool call when it has one) with that row's message.
   const latest = rows.flatMap((r) => (r.latest as unknown[][]).map(([negTs, id]) => ({ template: String(r.template), id: String(id), ts: -num(negTs) })));
   params.e_ids = latest.map((e) => e.id);
-  const named = await storage.query<Record<string, unknown>>(
-    `SELECT template, ${OCCURRENCE_ID} AS id, project, run_id, argMin(source, ${FIRST_ROW}) AS e_source, argMin(step, ${FIRST_ROW}) AS e_step,
-            argMin(tool, ${FIRST_ROW}) AS e_tool, argMin(substringUTF8(message, 1, 300), ${FIRST_ROW}) AS e_message
-     FROM (${errorRowsSql(projectCond)})
-     WHERE ${OCCURRENCE_ID} IN {e_ids:Array(String)} AND template IN {e_templates:Array(String)} ${windowConds.length ? `AND ${windowConds.join(' AND ')}` : ''}
-     GROUP BY template, project, run_id, occurrence`,
-    params,
-  );
+  const [firsts, named] = await Promise.all([
+    // First seen over every run of the projects asked for, whatever the window and filters.
+    storage.query<Record<string, unknown>>(
+      `SELECT template, min(ts) AS first_seen FROM (${errorRowsSql(projectCond)}) WHERE template IN {e_templates:Array(String)} GROUP BY template`,
+      params,
+    ),
+    storage.query<Record<string, unknown>>(
+      `SELECT template, ${OCCURRENCE_ID} AS id, project, run_id, argMin(source, ${FIRST_ROW}) AS e_source, argMin(step, ${FIRST_ROW}) AS e_step,
+              argMin(tool, ${FIRST_ROW}) AS e_tool, argMin(substringUTF8(message, 1, 300), ${FIRST_ROW}) AS e_message
+       FROM (${errorRowsSql(projectCond)})
+       WHERE ${OCCURRENCE_ID} IN {e_ids:Array(String)} AND template IN {e_templates:Array(String)} ${windowConds.length ? `AND ${windowConds.join(' AND ')}` : ''}
+       GROUP BY template, project, run_id, occurrence`,
+      params,
+    ),
+  ]);
   const byId = new Map(named.map((n) => [`${String(n.template)}\u0000${String(n.id)}`, n]));
   const examples: Record<string, unknown>[] = latest.flatMap((e) => {
     const n = byId.get(`${e.template}\u0000${e.id}`);
