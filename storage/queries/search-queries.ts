@@ -196,6 +196,9 @@ async function prepared(storage: Storage, o: SearchOptions): Promise<SearchOptio
   return o;
 }
 
+/** A run's key in the maps of a page: its project and id. */
+const runKey = (r: Record<string, unknown>) => `${String(r.project)}\u0000${String(r.run_id)}`;
+
 /** One matching step or tool call of a run, however often it was delivered: count hits with uniqExact(HIT_KEY). */
 const HIT_KEY = `source, if(source = 'step', toString(step), call_id)`;
 
@@ -269,9 +272,8 @@ export async function searchRuns(storage: Storage, filters: RunFilters, o: Searc
     readsText ? firstMatchesOf(page) : pageMatches(storage, o, filters, pageProjects, pageRuns),
     pageRunFields(storage, pageProjects, pageRuns),
   ]);
-  const key = (p: unknown, r: unknown) => `${String(p)}\u0000${String(r)}`;
   const runs: SearchRun[] = page.map((r) => {
-    const k = key(r.project, r.run_id);
+    const k = runKey(r);
     const s = fields.get(k);
     return {
       run_id: String(r.run_id),
@@ -310,7 +312,7 @@ function firstMatchesOf(page: Record<string, unknown>[]): Map<string, SearchMatc
   const out = new Map<string, SearchMatch[]>();
   for (const r of page) {
     const firsts = (r.firsts as unknown[][]).map((t) => ({ run_id: r.run_id, ...Object.fromEntries(FIRST_FIELDS.map((k, i) => [k, t[i]])) }));
-    out.set(`${String(r.project)}\u0000${String(r.run_id)}`, firsts.map(matchOf));
+    out.set(runKey(r), firsts.map(matchOf));
   }
   return out;
 }
@@ -332,7 +334,7 @@ async function pageMatches(storage: Storage, o: SearchOptions, f: RunFilters, pr
   );
   const out = new Map<string, SearchMatch[]>();
   for (const r of rows) {
-    const k = `${String(r.project)}\u0000${String(r.run_id)}`;
+    const k = runKey(r);
     const list = out.get(k) ?? [];
     list.push(matchOf(r));
     out.set(k, list);
@@ -366,5 +368,5 @@ async function pageRunFields(storage: Storage, projects: string[], runIds: strin
     `SELECT project, run_id, task_id, status, model, started_at FROM (${summary}) WHERE ${tuples('pg_p', 'pg_r')}`,
     params,
   );
-  return new Map(rows.map((r) => [`${String(r.project)}\u0000${String(r.run_id)}`, r]));
+  return new Map(rows.map((r) => [runKey(r), r]));
 }
