@@ -18,8 +18,6 @@ export const TREND_BUCKETS = 12;
 const EXAMPLES = 3;
 /** The row an occurrence is named by: its tool call when it has one, else its first row. */
 const FIRST_ROW = "(source != 'tool_call', ts)";
-/** An occurrence's id among a signature's: (project, run, occurrence) hashed. */
-const OCCURRENCE_ID = 'hex(cityHash64(project, run_id, occurrence))';
 
 export interface ErrorsOptions {
   limit: number;
@@ -46,21 +44,22 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   }
   const sigFilter = o.signatures?.length ? `AND ${SIGNATURE_SQL('template')} IN {e_sigs:Array(String)}` : '';
   if (o.signatures?.length) params.e_sigs = o.signatures;
-  // One row per occurrence, in the window, of a run in view, with the tool of its tool call when
-  // it has one. Grouped rather than sorted, and without the message (read for the examples
-  // alone): the error rows of a large window are hundreds of thousands.
+  // One row per occurrence, in the window, of a run in view, with the tool of its (first) tool
+  // call when it has one. Grouped rather than sorted, and without the message (read for the
+  // examples alone): the error rows of a large window are millions. argMinIf rather than argMin
+  // by (source, ts): a tuple as the key cost 2 s of 6 over 3.5 million error rows.
   const occurrences = `
     SELECT e.project AS project, e.run_id AS run_id, e.occurrence AS occurrence, e.e_tool AS tool,
            e.template AS template, e.first_ts AS ts, r.failed AS failed, r.model AS model
-    FROM (SELECT project, run_id, occurrence, template, argMin(tool, ${FIRST_ROW}) AS e_tool, min(ts) AS first_ts
+    FROM (SELECT project, run_id, occurrence, template, argMinIf(tool, ts, tool != '') AS e_tool, min(ts) AS first_ts
           FROM (${errorRowsSql(projectCond)}) ${windowConds.length ? `WHERE ${windowConds.join(' AND ')}` : ''}
           GROUP BY project, run_id, occurrence, template) AS e
     INNER JOIN (SELECT project, run_id, ${FAILED_SQL} AS failed, model FROM (${summary})) AS r USING (project, run_id)
     WHERE 1 ${sigFilter}`;
   // One pass: the signatures of the page and, over all of them (window functions, before the
   // LIMIT), the totals. The trend's bars run from the window's start (all time: the first error
-  // in view, t0) to its end. An example is kept as (-time, occurrence id); its details are read
-  // by id below (a sort key of strings cost the pass as much again).
+  // in view, t0) to its end. An example is kept as (-time, project, run, occurrence); its details
+  // are read below.
   const to = f.to ?? o.now;
   params.e_to_ms = to;
   const t0 = f.from !== undefined ? '{e_from:Int64}' : 'toUnixTimestamp64Milli(t0)';
@@ -71,7 +70,7 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
               finalizeAggregation(run_ids) AS runs, uniqExactIf((project, run_id), failed) AS failed_runs, min(ts) AS first_in_window, max(ts) AS last_seen,
               topKIf(3)(tool, tool != '') AS tools, topK(3)(model) AS models,
               sumMap([toUInt8(least({e_buckets:UInt8} - 1, greatest(0, intDiv(toUnixTimestamp64Milli(ts) - ${t0}, ${width}))))], [toUInt64(1)]) AS trend,
-              groupArraySorted(${EXAMPLES})((-toUnixTimestamp64Milli(ts), ${OCCURRENCE_ID})) AS latest,
+              groupArraySorted(${EXAMPLES})((-toUnixTimestamp64Milli(ts), project, run_id, occurrence)) AS latest,
               any(${t0}) AS trend_from,
               sum(occurrences) OVER () AS total_occurrences, count() OVER () AS total_signatures,
               uniqExactMerge(run_ids) OVER () AS total_runs
@@ -87,10 +86,21 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
 
   const templates = rows.map((r) => String(r.template));
   params.e_templates = templates;
-  // The latest occurrences of each signature (newest first), its examples: read by id, each
-  // named as in the pass above (by its tool call when it has one) with that row's message.
-  const latest = rows.flatMap((r) => (r.latest as unknown[][]).map(([negTs, id]) => ({ template: String(r.template), id: String(id), ts: -num(negTs) })));
-  params.e_ids = latest.map((e) => e.id);
+  // The latest occurrences of each signature (newest first), its examples: read by their runs
+  // (the tables' key: only those runs' granules are read), each named as in the pass above (by
+  // its tool call when it has one) with that row's message.
+  const latest = rows.flatMap((r) =>
+    (r.latest as unknown[][]).map(([negTs, project, runId, occurrence]) => ({
+      template: String(r.template),
+      project: String(project),
+      runId: String(runId),
+      occurrence: String(occurrence),
+      ts: -num(negTs),
+    })),
+  );
+  params.e_ex_p = latest.map((e) => e.project);
+  params.e_ex_r = latest.map((e) => e.runId);
+  const exampleRuns = `(project, run_id) IN (SELECT x.1, x.2 FROM (SELECT arrayJoin(arrayZip({e_ex_p:Array(String)}, {e_ex_r:Array(String)})) AS x))`;
   const [firsts, named] = await Promise.all([
     // First seen over every run of the projects asked for, whatever the window and filters.
     storage.query<Record<string, unknown>>(
@@ -98,18 +108,19 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
       params,
     ),
     storage.query<Record<string, unknown>>(
-      `SELECT template, ${OCCURRENCE_ID} AS id, project, run_id, argMin(source, ${FIRST_ROW}) AS e_source, argMin(step, ${FIRST_ROW}) AS e_step,
+      `SELECT template, project, run_id, occurrence, argMin(source, ${FIRST_ROW}) AS e_source, argMin(step, ${FIRST_ROW}) AS e_step,
               argMin(tool, ${FIRST_ROW}) AS e_tool, argMin(substringUTF8(message, 1, 300), ${FIRST_ROW}) AS e_message
-       FROM (${errorRowsSql(projectCond)})
-       WHERE ${OCCURRENCE_ID} IN {e_ids:Array(String)} AND template IN {e_templates:Array(String)} ${windowConds.length ? `AND ${windowConds.join(' AND ')}` : ''}
+       FROM (${errorRowsSql(projectCond ? `${projectCond} AND ${exampleRuns}` : exampleRuns)})
+       ${windowConds.length ? `WHERE ${windowConds.join(' AND ')}` : ''}
        GROUP BY template, project, run_id, occurrence`,
       params,
     ),
   ]);
-  const byId = new Map(named.map((n) => [`${String(n.template)}\u0000${String(n.id)}`, n]));
+  const exampleKey = (...parts: unknown[]) => parts.map(String).join('\u0000');
+  const byKey = new Map(named.map((n) => [exampleKey(n.template, n.project, n.run_id, n.occurrence), n]));
   const examples: Record<string, unknown>[] = latest.flatMap((e) => {
-    const n = byId.get(`${e.template}\u0000${e.id}`);
-    return n ? [{ template: e.template, project: n.project, run_id: n.run_id, source: n.e_source, step: n.e_step, tool: n.e_tool, message: n.e_message, ts: new Date(e.ts).toISOString() }] : [];
+    const n = byKey.get(exampleKey(e.template, e.project, e.runId, e.occurrence));
+    return n ? [{ template: e.template, project: e.project, run_id: e.runId, source: n.e_source, step: n.e_step, tool: n.e_tool, message: n.e_message, ts: new Date(e.ts).toISOString() }] : [];
   });
   const firstSeen = new Map(firsts.map((r) => [String(r.template), isoTime(r.first_seen)]));
   const items: ErrorSignature[] = rows.map((r) => {
