@@ -14,7 +14,7 @@ export async function runMigrate(config: Config): Promise<void> {
     throw err;
   });
   try {
-    const applied = await migrate(storage);
+    const applied = await migrate(storage, undefined, (name) => console.log(`applying ${name}`));
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to apply: the schema is up to date');
   } finally {
     await storage.close();

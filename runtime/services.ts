@@ -43,7 +43,7 @@ export async function openServices(config: Config, o: ServiceOptions = {}): Prom
   const hacking = config.analysis.hackingPatterns === undefined ? undefined : parseHackingPatterns(config.analysis.hackingPatterns);
   const storage = o.storage ?? (await openStorage({ ...config.clickhouse, dataDir: config.dataDir, runIdleTimeoutMs: config.analysis.idleTimeoutMs }));
   try {
-    const applied = await migrate(storage);
+    const applied = await migrate(storage, undefined, (name, upgrade) => upgrade && log.info(`applying migration ${name}`));
     if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
   } catch (err) {
     await storage.close().catch(() => {});

@@ -4,10 +4,12 @@
 //
 // Each table `t` of a migration becomes `t_local`, a Replicated*MergeTree table created ON CLUSTER
 // on every node (one replica set per shard), and `t`, a Distributed table over the `t_local`
-// tables, so every query of the application keeps its table names. What a statement is (its kind,
-// the table it names, its engine and key) is asked of the engine's parser (EXPLAIN AST,
-// formatQuery): the engine's canonical text of the statement is the starting point, a few whole
-// lines of it are replaced, and the result is formatted by the engine again.
+// tables, so every query of the application keeps its table names. A table is rebuilt (new
+// settings) as on one server: DROP, CREATE TABLE … AS, INSERT … SELECT and EXCHANGE TABLES each
+// have a cluster form. What a statement is (its kind, the table it names, its engine and key) is
+// asked of the engine's parser (EXPLAIN AST, formatQuery): the engine's canonical text of the
+// statement is the starting point, a few whole lines of it are replaced, and the result is
+// formatted by the engine again.
 import type { Storage } from './gateway.js';
 import type { StatementParser } from './queries/statement-parser-queries.js';
 import { describeStatement, findAll, nodeName, parseExplainAst, StatementShapeError } from './statement-ast.js';
@@ -21,7 +23,7 @@ export interface ClusterTarget {
 
 export interface ClusterStatement {
   sql: string;
-  /** The object the statement creates or changes. */
+  /** The object the statement creates or changes (of an EXCHANGE, the first of its two tables). */
   table: string;
   /** local: a Replicated table (or its materialized view); distributed: the table the application reads and writes. */
   role: 'local' | 'distributed';
@@ -91,13 +93,19 @@ export async function clusterStatements(parser: StatementParser, statement: stri
     if (!info.engine.endsWith('MergeTree') || info.engine.startsWith('Replicated')) {
       throw new ClusterStatementError(`table ${table}: engine ${info.engine} has no Replicated form made here (a *MergeTree engine is expected)`);
     }
-    const header = replaceHeader(lines, [`CREATE TABLE IF NOT EXISTS ${table}`, `CREATE TABLE ${table}`], `CREATE TABLE IF NOT EXISTS ${local} ON CLUSTER ${cluster}`);
+    // CREATE TABLE t AS src copies the columns of src: on each node, those of its src_local.
+    const source = info.asTable ? copiedTable(lines, table) : undefined;
+    const as = (name: string | undefined) => (name ? ` AS ${name}` : '');
+    const header = replaceHeader(
+      lines,
+      [`CREATE TABLE IF NOT EXISTS ${table}${as(source)}`, `CREATE TABLE ${table}${as(source)}`],
+      `CREATE TABLE IF NOT EXISTS ${local} ON CLUSTER ${cluster}${as(source && localTableName(source))}`,
+    );
     const args = info.engineArgs.join(', ');
     const engineLine = replaceLine(
       header,
       args ? [`ENGINE = ${info.engine}(${args})`] : [`ENGINE = ${info.engine}`, `ENGINE = ${info.engine}()`],
-      // {shard}, {replica} are the servers' macros; {database} is the table's database.
-      `ENGINE = Replicated${info.engine}('/clickhouse/tables/{shard}/{database}/${local}', '{replica}'${args ? `, ${args}` : ''})`,
+      `ENGINE = Replicated${info.engine}('${replicationPath(local, source !== undefined)}', '{replica}'${args ? `, ${args}` : ''})`,
       `table ${table}`,
     );
     const key = await shardingKey(parser, lines, table);
@@ -136,6 +144,39 @@ export async function clusterStatements(parser: StatementParser, statement: stri
 
   if (info.kind === 'create_materialized_view') {
     return [{ sql: await localView(parser, lines, info.view, info.reads, cluster), table: info.view, role: 'local' }];
+  }
+
+  if (info.kind === 'drop') {
+    const table = checkName('table', info.name);
+    const drop = dropHead(lines, table);
+    // The Distributed table first: no query reaches a dropped local table through it. SYNC: an
+    // Atomic database otherwise frees a dropped table's replication path in (Zoo)Keeper only
+    // minutes later, and the CREATE that follows a DROP IF EXISTS (a migration run again, a table
+    // rebuilt) would find the path still taken.
+    return [
+      { sql: await parser.format(`${drop} ${table} ON CLUSTER ${cluster} SYNC`), table, role: 'distributed' },
+      { sql: await parser.format(`${drop} ${localTableName(table)} ON CLUSTER ${cluster} SYNC`), table: localTableName(table), role: 'local' },
+    ];
+  }
+
+  if (info.kind === 'insert') {
+    // The Distributed table sends each row to the shard its sharding key picks, so the statement
+    // as written (into `t`, reading the Distributed tables) is already the cluster's.
+    const head = lines[0] ?? '';
+    if (info.into.length !== 1 || !info.select) {
+      throw new ClusterStatementError(`expected INSERT INTO <table> … SELECT into a table of this database, the engine formats it as ${head}`);
+    }
+    const table = checkName('table', info.into[0]!);
+    if (head !== `INSERT INTO ${table}` && !head.startsWith(`INSERT INTO ${table} `)) throw new StatementShapeError(`expected INSERT INTO ${table}, the engine formats it as ${head}`);
+    return [{ sql: formatted, table, role: 'distributed' }];
+  }
+
+  if (info.kind === 'rename') {
+    const [a, b] = exchangedTables(lines, info.names);
+    // The Distributed tables keep naming their local tables, so each now reads the other's data.
+    return [
+      { sql: await parser.format(`EXCHANGE TABLES ${localTableName(a)} AND ${localTableName(b)} ON CLUSTER ${cluster}`), table: localTableName(a), role: 'local' },
+    ];
   }
 
   throw new ClusterStatementError(`no cluster form made for a statement of kind ${info.node}: ${lines[0] ?? ''}`);
@@ -183,6 +224,51 @@ async function localView(parser: StatementParser, lines: string[], view: string,
     throw new ClusterStatementError(`materialized view ${view}: reads ${nowReads.join(', ')} after the change, expected ${expected.join(', ')}`);
   }
   return sql;
+}
+
+/**
+ * Where the replicas of a local table meet in (Zoo)Keeper: {shard} and {replica} are the servers'
+ * macros, {database} the table's database. A copy made to rebuild a table (CREATE TABLE t AS src)
+ * is exchanged with the table and keeps its path under the other name; its path also ends with
+ * the table's {uuid} (the same on every node of an ON CLUSTER create), so a rebuild applied again
+ * after its exchange, or a later one under the same copy name, never meets a path still held.
+ */
+function replicationPath(local: string, copy: boolean): string {
+  return `/clickhouse/tables/{shard}/{database}/${local}${copy ? '/{uuid}' : ''}`;
+}
+
+/**
+ * The table a `CREATE TABLE t AS src` copies the columns of: the tree does not hold it, the
+ * engine's formatted first line ends with it (as a CLONE AS, a table function or a name in another
+ * database, it is refused).
+ */
+function copiedTable(lines: readonly string[], table: string): string {
+  const head = lines[0] ?? '';
+  const prefix = [`CREATE TABLE IF NOT EXISTS ${table} AS `, `CREATE TABLE ${table} AS `].find((p) => head.startsWith(p));
+  if (!prefix) throw new ClusterStatementError(`table ${table}: expected a column list or CREATE TABLE ${table} AS <table>, the engine formats it as ${head}`);
+  return checkName('table', head.slice(prefix.length));
+}
+
+/** `DROP TABLE` or `DROP TABLE IF EXISTS`, as the statement has it (the whole of it, one line). */
+function dropHead(lines: readonly string[], table: string): string {
+  const head = ['DROP TABLE IF EXISTS', 'DROP TABLE'].find((h) => lines.length === 1 && lines[0] === `${h} ${table}`);
+  if (!head) {
+    throw new ClusterStatementError(`expected DROP TABLE [IF EXISTS] ${table} (a view, dictionary or database has no cluster form made here), the engine formats it as ${lines.join(' ')}`);
+  }
+  return head;
+}
+
+/**
+ * The two tables of `EXCHANGE TABLES a AND b`. A RENAME (the same node in the tree) has no
+ * cluster form: a renamed local table would leave its Distributed table naming a table that is
+ * gone, and a renamed Distributed table would keep reading the old local one.
+ */
+function exchangedTables(lines: readonly string[], names: readonly string[]): [string, string] {
+  const [a, b] = names;
+  if (names.length !== 2 || lines.length !== 1 || lines[0] !== `EXCHANGE TABLES ${a} AND ${b}`) {
+    throw new ClusterStatementError(`expected EXCHANGE TABLES <table> AND <table> (a RENAME has no cluster form made here), the engine formats it as ${lines.join(' ')}`);
+  }
+  return [checkName('table', a!), checkName('table', b!)];
 }
 
 /** The sharding key of a table, from the columns of its ORDER BY (as the engine parses it). */

@@ -50,11 +50,13 @@ export async function migrationStatements(storage: Storage, name: string, statem
 }
 
 /**
- * Runs the migrations not yet applied; returns the names it applied. One process at a time is
+ * Runs the migrations not yet applied; returns the names it applied. `onApply` hears each name as
+ * it starts, and whether the database had migrations before (an upgrade: a migration that copies
+ * a table takes minutes at millions of rows). One process at a time is
  * assumed: two migrating at once may both apply a migration, which the IF NOT EXISTS of every
  * statement makes harmless for the statements that have it.
  */
-export async function migrate(storage: Storage, migrations = loadMigrations()): Promise<string[]> {
+export async function migrate(storage: Storage, migrations = loadMigrations(), onApply?: (name: string, upgrade: boolean) => void): Promise<string[]> {
   if (storage.config.cluster) await refusePlainDatabase(storage);
   for (const statement of await migrationStatements(storage, 'schema_migrations', [SCHEMA_MIGRATIONS_TABLE])) await storage.command(statement);
   const done = new Set(
@@ -63,6 +65,7 @@ export async function migrate(storage: Storage, migrations = loadMigrations()): 
   const applied: string[] = [];
   for (const m of migrations) {
     if (done.has(m.name)) continue;
+    onApply?.(m.name, done.size > 0);
     for (const statement of await migrationStatements(storage, m.name, m.statements)) await storage.command(statement);
     await storage.insert('schema_migrations', [{ name: m.name }]);
     applied.push(m.name);

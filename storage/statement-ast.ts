@@ -1,8 +1,8 @@
 // The engine's own view of a statement: the tree `EXPLAIN AST` prints, read back into nodes, and
 // what the cluster statements need from it (the statement's kind, the table it names, its engine,
-// the tables a view reads). Nothing here reads SQL text itself: every fact comes from the tree
-// the engine's parser built, so a statement the parser reads differently than we would is never
-// misjudged.
+// the tables a view reads, the names a DROP, INSERT or EXCHANGE holds). Nothing here reads SQL
+// text itself: every fact comes from the tree the engine's parser built, so a statement the
+// parser reads differently than we would is never misjudged.
 
 /** One node of `EXPLAIN AST`: its type (first word), the rest of its line, its parent and children. */
 export interface AstNode {
@@ -84,9 +84,20 @@ export type StatementInfo =
       /** Arguments of the engine as the tree names them (Identifier x → `x`). */
       engineArgs: string[];
       columns: string[];
+      /**
+       * No column list (`CREATE TABLE t AS src ENGINE = …`): the columns are those of the table
+       * named after AS, which the tree does not hold (the engine's formatted first line does).
+       */
+      asTable: boolean;
     }
   | { kind: 'create_materialized_view'; view: string; reads: string[] }
   | { kind: 'alter'; table: string; commands: string[] }
+  /** DROP of one object: what it is (table, view, database, …) only the formatted text says. */
+  | { kind: 'drop'; name: string }
+  /** INSERT: the names of its target (one for `t`, two for `db.t`, none for a table function). */
+  | { kind: 'insert'; into: string[]; select: boolean }
+  /** RENAME or EXCHANGE (one node for both): the names it holds, in order. */
+  | { kind: 'rename'; names: string[] }
   | { kind: 'other'; node: string };
 
 /**
@@ -105,7 +116,11 @@ export function describeStatement(ast: AstNode, isMaterializedView: boolean): St
     const storage = child(ast, 'Storage definition');
     const columns = child(ast, 'Columns definition');
     const engine = storage?.children[0];
-    if (!storage || !engine || engine.type !== 'Function' || !columns) return { kind: 'other', node: labelOf(ast) };
+    if (!storage || !engine || engine.type !== 'Function') return { kind: 'other', node: labelOf(ast) };
+    // A table made from a query's result (AS SELECT, with or without a column list) is also
+    // filled by it: not a table like the others. Without a column list and a query, it copies
+    // another table's columns (AS t).
+    if (child(ast, 'SelectWithUnionQuery')) return { kind: 'other', node: labelOf(ast) };
     const args = child(engine, 'ExpressionList')?.children ?? [];
     return {
       kind: 'create_table',
@@ -115,12 +130,28 @@ export function describeStatement(ast: AstNode, isMaterializedView: boolean): St
         if (a.type !== 'Identifier') throw new StatementShapeError(`table ${name}: engine argument ${labelOf(a)} is not a column name`);
         return nodeName(a);
       }),
-      columns: findAll(columns, 'ColumnDeclaration').map(nodeName),
+      columns: columns ? findAll(columns, 'ColumnDeclaration').map(nodeName) : [],
+      asTable: !columns,
     };
   }
   if (kind === 'AlterQuery') {
     const list = child(ast, 'ExpressionList');
     return { kind: 'alter', table: nodeName(ast), commands: (list?.children ?? []).map(nodeName) };
+  }
+  // `DropQuery <database> <table>`: an empty database prints as nothing (`DropQuery  t`).
+  if (kind === 'DropQuery') return { kind: 'drop', name: nodeName(ast) };
+  if (kind === 'InsertQuery') {
+    // The target is the Identifier children (database, table); a table function is a Function
+    // child instead, a column list an ExpressionList.
+    const into = ast.children.filter((c) => c.type === 'Identifier').map(nodeName);
+    return { kind: 'insert', into, select: child(ast, 'SelectWithUnionQuery') !== undefined };
+  }
+  if (kind === 'Rename') {
+    // The last Identifier is the output format every explained statement is given (see
+    // engineParser), not a name of the statement.
+    const names = ast.children.filter((c) => c.type === 'Identifier');
+    if (names.length !== ast.children.length) return { kind: 'other', node: labelOf(ast) };
+    return { kind: 'rename', names: names.slice(0, -1).map(nodeName) };
   }
   return { kind: 'other', node: labelOf(ast) };
 }

@@ -62,6 +62,64 @@ const VIEW = `CreateQuery mv (children 4)
  ViewTargets
  Identifier JSONEachRow`;
 
+/** EXPLAIN AST CREATE TABLE steps_0020 AS steps ENGINE = ReplacingMergeTree(ingested_at) PARTITION BY toYYYYMM(ts) ORDER BY (project, run_id, step) SETTINGS index_granularity = 1024 */
+const CREATE_AS = `CreateQuery steps_0020 (children 3)
+ Identifier steps_0020
+ Storage definition (children 4)
+  Function ReplacingMergeTree (children 1)
+   ExpressionList (children 1)
+    Identifier ingested_at
+  Function toYYYYMM (children 1)
+   ExpressionList (children 1)
+    Identifier ts
+  Function tuple (children 1)
+   ExpressionList (children 3)
+    Identifier project
+    Identifier run_id
+    Identifier step
+  Set
+ Identifier JSONEachRow`;
+
+/** EXPLAIN AST CREATE TABLE t ENGINE = MergeTree ORDER BY a AS SELECT 1 AS a */
+const CREATE_AS_SELECT = `CreateQuery t (children 4)
+ Identifier t
+ Storage definition (children 2)
+  Function MergeTree
+  Identifier a
+ SelectWithUnionQuery (children 1)
+  ExpressionList (children 1)
+   SelectQuery (children 1)
+    ExpressionList (children 1)
+     Literal UInt64_1 (alias a)
+ Identifier JSONEachRow`;
+
+/** EXPLAIN AST INSERT INTO steps_0020 SETTINGS distributed_foreground_insert = 1 SELECT * FROM steps */
+const INSERT_SELECT = `InsertQuery   (children 3)
+ Identifier steps_0020
+ SelectWithUnionQuery (children 1)
+  ExpressionList (children 1)
+   SelectQuery (children 2)
+    ExpressionList (children 1)
+     Asterisk
+    TablesInSelectQuery (children 1)
+     TablesInSelectQueryElement (children 1)
+      TableExpression (children 1)
+       TableIdentifier steps
+ Set`;
+
+/** EXPLAIN AST INSERT INTO FUNCTION remote('h', db, t) SELECT 1 */
+const INSERT_FUNCTION = `InsertQuery   (children 2)
+ Function remote (children 1)
+  ExpressionList (children 3)
+   Literal 'h'
+   Identifier db
+   Identifier t
+ SelectWithUnionQuery (children 1)
+  ExpressionList (children 1)
+   SelectQuery (children 1)
+    ExpressionList (children 1)
+     Literal UInt64_1`;
+
 describe('what a statement is, from the engine tree', () => {
   it('a table: its name, engine with arguments and columns', () => {
     expect(describeStatement(parseExplainAst(lines(CREATE_STEPS)), false)).toEqual({
@@ -70,6 +128,45 @@ describe('what a statement is, from the engine tree', () => {
       engine: 'ReplacingMergeTree',
       engineArgs: ['ingested_at'],
       columns: ['project', 'run_id'],
+      asTable: false,
+    });
+  });
+
+  it('a table made AS another (no column list): a table with its engine, no columns of its own', () => {
+    expect(describeStatement(parseExplainAst(lines(CREATE_AS)), false)).toEqual({
+      kind: 'create_table',
+      table: 'steps_0020',
+      engine: 'ReplacingMergeTree',
+      engineArgs: ['ingested_at'],
+      columns: [],
+      asTable: true,
+    });
+    // Made from a SELECT (no column list either, but filled by the query): not a table like the others.
+    expect(describeStatement(parseExplainAst(lines(CREATE_AS_SELECT)), false)).toEqual({ kind: 'other', node: 'CreateQuery t' });
+  });
+
+  it('a DROP: the names its node prints (database, table)', () => {
+    expect(describeStatement(parseExplainAst(lines('DropQuery  steps_0020 (children 2)\n Identifier steps_0020\n Identifier JSONEachRow')), false)).toEqual({
+      kind: 'drop',
+      name: 'steps_0020',
+    });
+    // DROP TABLE db.steps_0020
+    expect(describeStatement(parseExplainAst(lines('DropQuery db steps_0020 (children 3)\n Identifier db\n Identifier steps_0020\n Identifier JSONEachRow')), false)).toEqual({
+      kind: 'drop',
+      name: 'db steps_0020',
+    });
+  });
+
+  it('an INSERT: the names of its target and whether it inserts a SELECT', () => {
+    expect(describeStatement(parseExplainAst(lines(INSERT_SELECT)), false)).toEqual({ kind: 'insert', into: ['steps_0020'], select: true });
+    expect(describeStatement(parseExplainAst(lines(INSERT_FUNCTION)), false)).toEqual({ kind: 'insert', into: [], select: true });
+  });
+
+  it('an EXCHANGE or RENAME: its names, without the output format the explained statement carries', () => {
+    // EXCHANGE TABLES steps AND steps_0020 (RENAME TABLE steps TO steps_0020 gives the same tree)
+    expect(describeStatement(parseExplainAst(lines('Rename (children 3)\n Identifier steps\n Identifier steps_0020\n Identifier JSONEachRow')), false)).toEqual({
+      kind: 'rename',
+      names: ['steps', 'steps_0020'],
     });
   });
 
