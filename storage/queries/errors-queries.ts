@@ -88,7 +88,8 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   params.e_templates = templates;
   // The latest occurrences of each signature (newest first), its examples: read by their runs
   // (the tables' key: only those runs' granules are read), each named as in the pass above (by
-  // its tool call when it has one) with that row's message.
+  // its tool call when it has one) with that row's message. The runs' other errors come along
+  // and are passed over here (a filter on the templates made the engine read the granules twice).
   const latest = rows.flatMap((r) =>
     (r.latest as unknown[][]).map(([negTs, project, runId, occurrence]) => ({
       template: String(r.template),
