@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSink } from '../../bin/event-sink.js';
 import { expandFiles, importFiles } from '../../bin/import-command.js';
+import { errorRowsSql } from '../../storage/queries/error-rows-sql.js';
 import { getOk, startTestServer, testConfig, type TestServer } from '../helpers/test-server.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
@@ -118,5 +119,23 @@ describe('error signatures of the real fixtures', () => {
     // One signature asked for: that one only.
     const one = await getOk(srv.url, `/api/v1/errors?signature=${flight.signature}`);
     expect(one.items.map((i: any) => i.template)).toEqual([flight.template]);
+  });
+
+  it('date each signature first seen at its first error in any run, whatever the filters', async () => {
+    const firsts = new Map(
+      (await sql(`SELECT template, toUnixTimestamp64Milli(min(ts)) FROM (${errorRowsSql('')}) GROUP BY template`)).map(([t, ms]) => [String(t), Number(ms)]),
+    );
+    const [[model]] = await sql(`SELECT model FROM runs WHERE model != '' GROUP BY model ORDER BY count() DESC LIMIT 1`);
+    // A window from the middle error on: signatures seen before it keep their first.
+    const [[middle]] = await sql(`SELECT toUnixTimestamp64Milli(quantileExact(0.5)(ts)) FROM (${errorRowsSql('')})`);
+    // All runs (their first read in the signatures' own pass), one model's runs and a window (read apart).
+    const paths = ['/api/v1/errors?limit=500', `/api/v1/errors?limit=500&model=${encodeURIComponent(String(model))}`, `/api/v1/errors?limit=500&from=${Number(middle)}`];
+    for (const path of paths) {
+      const report = await getOk(srv.url, path);
+      expect(report.items.length, path).toBeGreaterThan(0);
+      for (const item of report.items) expect([item.template, Date.parse(item.first_seen)], path).toEqual([item.template, firsts.get(item.template)]);
+    }
+    const windowed = await getOk(srv.url, paths[2]!);
+    expect(windowed.items.some((i: any) => Date.parse(i.first_seen) < Number(middle) && !i.new_in_window)).toBe(true);
   });
 });
