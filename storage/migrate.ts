@@ -54,7 +54,9 @@ export async function migrationStatements(storage: Storage, name: string, statem
  * it starts, and whether the database had migrations before (an upgrade: a migration that copies
  * a table takes minutes at millions of rows). One process at a time is
  * assumed: two migrating at once may both apply a migration, which the IF NOT EXISTS of every
- * statement makes harmless for the statements that have it.
+ * statement makes harmless for the statements that have it; not for a migration that rebuilds a
+ * table (0020_finer_granules.sql), so a deployment runs `migrate` once, from one process, before
+ * starting the others (docs/deployment.md, "Upgrading").
  */
 export async function migrate(storage: Storage, migrations = loadMigrations(), onApply?: (name: string, upgrade: boolean) => void): Promise<string[]> {
   if (storage.config.cluster) await refusePlainDatabase(storage);
