@@ -8,7 +8,7 @@ import type { ErrorSignature, ErrorSource, ErrorsReport } from '../../schemas/ap
 import type { QueryParams, Storage } from '../gateway.js';
 import { isoTime, num, runStepPath } from './row-conversions.js';
 import { FAILED_SQL } from './run-lifecycle-sql.js';
-import type { RunFilters } from './run-filters.js';
+import { narrowsRuns, runPairsIn, type RunFilters } from './run-filters.js';
 import { summarySql } from './run-summary-sql.js';
 import { errorRowsSql, SIGNATURE_SQL } from './error-rows-sql.js';
 
@@ -101,12 +101,13 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   );
   params.e_ex_p = latest.map((e) => e.project);
   params.e_ex_r = latest.map((e) => e.runId);
-  const exampleRuns = `(project, run_id) IN (SELECT x.1, x.2 FROM (SELECT arrayJoin(arrayZip({e_ex_p:Array(String)}, {e_ex_r:Array(String)})) AS x))`;
+  const exampleRuns = runPairsIn('e_ex_p', 'e_ex_r');
   const [firsts, named] = await Promise.all([
     // First seen over every run of the projects asked for, whatever the window and filters: with
-    // no window start and no filter but the projects, the pass above has read every error of
-    // them, and its first is that one (a second read of every error row: 0.8 s at a million runs).
-    everyErrorInView(f)
+    // no window start and no filter but the projects (a window's end leaves the first inside
+    // it), the pass above has read every error of them, and its first is that one (a second
+    // read of every error row: 0.8 s at a million runs).
+    f.from === undefined && !narrowsRuns(f)
       ? Promise.resolve([])
       : storage.query<Record<string, unknown>>(
           `SELECT template, min(ts) AS first_seen FROM (${errorRowsSql(projectCond)}) WHERE template IN {e_templates:Array(String)} GROUP BY template`,
@@ -169,15 +170,6 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
     to: new Date(to).toISOString(),
     items,
   };
-}
-
-/**
- * Whether the runs in view are every run of the projects asked for and the window has no start
- * (it may have an end: the first error of a signature in view is then before it), so the errors
- * in view hold each signature's first.
- */
-function everyErrorInView(f: RunFilters): boolean {
-  return Object.entries(f).every(([key, value]) => key === 'project' || key === 'to' || (Array.isArray(value) ? value.length === 0 : value === undefined));
 }
 
 /** The bars of a sumMap([bar], [1]) answer: ([bars], [counts]) as TREND_BUCKETS counts. */

@@ -61,6 +61,19 @@ export const EMPTY_FILTERS: RunFilters = Object.freeze({
   failure_mode: [], tag: [], from: undefined, to: undefined, q: undefined, parent_run_id: [], error_signature: [],
 }) as RunFilters;
 
+/**
+ * Whether the filters pick runs by more than their project and the time window (model, status,
+ * tags, a text, …): only the run summary answers those.
+ */
+export function narrowsRuns(f: RunFilters): boolean {
+  return Object.entries(f).some(([key, value]) => key !== 'project' && key !== 'from' && key !== 'to' && (Array.isArray(value) ? value.length > 0 : value !== undefined));
+}
+
+/** A condition on (project, run_id) pairs given as two parallel Array(String) parameters, by their names. */
+export function runPairsIn(projectsParam: string, runIdsParam: string): string {
+  return `(project, run_id) IN (SELECT x.1, x.2 FROM (SELECT arrayJoin(arrayZip({${projectsParam}:Array(String)}, {${runIdsParam}:Array(String)})) AS x))`;
+}
+
 /** Parses with the given schema, turning zod issues into a 400 that names each bad parameter. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
   const r = schema.safeParse(query);

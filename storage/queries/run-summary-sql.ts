@@ -3,7 +3,7 @@
 // value is a {name:Type} parameter. Pure: returns SQL text and parameters.
 import { cachedAnswer } from '../answer-cache.js';
 import { sharedStorage, type QueryParams, type Storage } from '../gateway.js';
-import type { RunFilters } from './run-filters.js';
+import { runPairsIn, type RunFilters } from './run-filters.js';
 import { VERDICT_SCORE } from '../../schemas/events.js';
 import { FAILED_SQL, failureModeSql, runLifecycle, runStatusSql, SUCCESS_SQL, type RunLifecycle } from './run-lifecycle-sql.js';
 import { HAS_LOOPS_SQL } from './run-aggregates.js';
@@ -122,7 +122,7 @@ export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRu
   if (stale) {
     params.st_p = stale.projects;
     params.st_r = stale.runIds;
-    const listed = `(project, run_id) IN (SELECT x.1, x.2 FROM (SELECT arrayJoin(arrayZip({st_p:Array(String)}, {st_r:Array(String)})) AS x))`;
+    const listed = runPairsIn('st_p', 'st_r');
     fresh = `SELECT ${freshColumns} FROM run_analysis FINAL WHERE 1 ${preWhere} ${postWhere} ${stale.runIds.length ? `AND NOT ${listed}` : ''}`;
     stalePart = stale.runIds.length ? rawSummarySql(f, params, listed) : null;
   } else {

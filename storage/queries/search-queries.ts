@@ -9,7 +9,7 @@
 import type { RunFindAnswer, SearchAnswer, SearchMatch, SearchRun } from '../../schemas/api.js';
 import { ApiError } from '../../schemas/api-error.js';
 import type { QueryParams, Storage } from '../gateway.js';
-import { EMPTY_FILTERS, type RunFilters } from './run-filters.js';
+import { EMPTY_FILTERS, narrowsRuns, runPairsIn, type RunFilters } from './run-filters.js';
 import { summarySql } from './run-summary-sql.js';
 import { isoTime, num, numOrNull, runStepPath } from './row-conversions.js';
 
@@ -92,15 +92,6 @@ function matcher(o: SearchOptions, params: QueryParams): { cond: (col: string) =
   };
 }
 
-/** Run filters beyond project and the time window: they need the run summary. */
-function needsSummary(f: RunFilters): boolean {
-  return (
-    [f.model, f.agent, f.agent_version, f.task_category, f.environment, f.status, f.failure_mode, f.tag, f.parent_run_id, f.error_signature].some((l) => l.length > 0) ||
-    f.has_loops !== undefined ||
-    f.outcome !== undefined
-  );
-}
-
 /**
  * The matching steps and tool calls as rows (project, run_id, step, source, tool, call_id, ts
  * and, with `details`, field, field_rank, text, pos and len). `keys`: a condition on (project,
@@ -177,8 +168,6 @@ async function checkPattern(storage: Storage, pattern: string): Promise<void> {
   }
 }
 
-const tuples = (p: string, r: string) => `(project, run_id) IN (SELECT x.1, x.2 FROM (SELECT arrayJoin(arrayZip({${p}:Array(String)}, {${r}:Array(String)})) AS x))`;
-
 /** The search made ready: a regex the engine can compile, the words of a words or phrase search, columns to search. */
 async function prepared(storage: Storage, o: SearchOptions): Promise<SearchOptions> {
   if (o.mode === 'regex') await checkPattern(storage, o.text);
@@ -229,7 +218,7 @@ export async function searchRuns(storage: Storage, filters: RunFilters, o: Searc
   const runFilters: RunFilters = { ...filters, from: undefined, to: undefined, q: undefined };
   const params: QueryParams = {};
   let keys = '';
-  if (needsSummary(runFilters)) keys = `(project, run_id) IN (SELECT project, run_id FROM (${await summarySql(storage, runFilters, params)}))`;
+  if (narrowsRuns(runFilters)) keys = `(project, run_id) IN (SELECT project, run_id FROM (${await summarySql(storage, runFilters, params)}))`;
   params.s_limit = o.limit;
   params.s_offset = o.offset;
   // A phrase or a substring reads the texts anyway: their first matches (with snippets) come in
@@ -365,7 +354,7 @@ async function pageRunFields(storage: Storage, projects: string[], runIds: strin
   const params: QueryParams = { pg_p: projects, pg_r: runIds };
   const summary = await summarySql(storage, { ...EMPTY_FILTERS, project: [...new Set(projects)] }, params, [...new Set(runIds)]);
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT project, run_id, task_id, status, model, started_at FROM (${summary}) WHERE ${tuples('pg_p', 'pg_r')}`,
+    `SELECT project, run_id, task_id, status, model, started_at FROM (${summary}) WHERE ${runPairsIn('pg_p', 'pg_r')}`,
     params,
   );
   return new Map(rows.map((r) => [runKey(r), r]));
