@@ -65,6 +65,22 @@ export async function oneStableLeader(members: readonly Member[], timeoutMs: num
   throw new Error(`no single stable leader within ${timeoutMs} ms (last seen leading: ${seen})`);
 }
 
+/**
+ * The settings every process of one deployment shares: the broker, the topic and its group (one
+ * partition), the lead's session timeout; POST /v1/events writes each process's own storage, so
+ * every process holds the same data.
+ */
+export function deploymentEnv(broker: string, topic: string, sessionMs: number): Record<string, string> {
+  return {
+    KAFKA_BROKERS: broker,
+    KAFKA_TOPIC: topic,
+    KAFKA_GROUP_ID: `${topic}.group`,
+    KAFKA_PARTITIONS: '1',
+    KAFKA_PRODUCE: 'false',
+    TRAJSCOPE_LEADER_SESSION_MS: String(sessionMs),
+  };
+}
+
 export async function postJson(url: string, body: unknown): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
 }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pollUntil, startReceiver, type Received, type Receiver } from '../alerts/webhook-receiver.js';
 import { removeDataDir, newDataDir } from '../helpers/test-server.js';
 import { BROKER, uniqueTopic } from './kafka-test-helpers.js';
-import { copyDataDir, leaders, oneRun, oneStableLeader, postJson, readyLeader, serveChild, type Member } from './leader-cluster.js';
+import { copyDataDir, deploymentEnv, leaders, oneRun, oneStableLeader, postJson, readyLeader, serveChild, type Member } from './leader-cluster.js';
 
 const SESSION_MS = 6_000;
 const EVAL_MS = 500;
@@ -19,15 +19,7 @@ const members: Member[] = [];
 const dirs: string[] = [];
 let receiver: Receiver | undefined;
 
-const deployment = {
-  KAFKA_BROKERS: BROKER,
-  KAFKA_TOPIC: topic,
-  KAFKA_GROUP_ID: `${topic}.group`,
-  KAFKA_PARTITIONS: '1',
-  // POST /v1/events writes each process's own storage: every process holds the same data.
-  KAFKA_PRODUCE: 'false',
-  TRAJSCOPE_LEADER_SESSION_MS: String(SESSION_MS),
-};
+const deployment = deploymentEnv(BROKER, topic, SESSION_MS);
 const alerting = {
   TRAJSCOPE_ALERT_EVAL_MS: String(EVAL_MS),
   TRAJSCOPE_WEBHOOK_ALLOW: '127.0.0.1/32',

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pollUntil, startReceiver, type Received, type Receiver } from '../alerts/webhook-receiver.js';
 import { newDataDir, removeDataDir } from '../helpers/test-server.js';
 import { BROKER, uniqueTopic } from './kafka-test-helpers.js';
-import { copyDataDir, leaders, oneRun, oneStableLeader, postJson, readyLeader, serveChild, type Member } from './leader-cluster.js';
+import { copyDataDir, deploymentEnv, leaders, oneRun, oneStableLeader, postJson, readyLeader, serveChild, type Member } from './leader-cluster.js';
 
 const SESSION_MS = 6_000;
 const topic = uniqueTopic('leader-partition');
@@ -18,12 +18,7 @@ const dirs: string[] = [];
 let receiver: Receiver | undefined;
 
 const deployment = {
-  KAFKA_BROKERS: BROKER,
-  KAFKA_TOPIC: topic,
-  KAFKA_GROUP_ID: `${topic}.group`,
-  KAFKA_PARTITIONS: '1',
-  KAFKA_PRODUCE: 'false',
-  TRAJSCOPE_LEADER_SESSION_MS: String(SESSION_MS),
+  ...deploymentEnv(BROKER, topic, SESSION_MS),
   TRAJSCOPE_ALERT_EVAL_MS: '500',
   TRAJSCOPE_WEBHOOK_ALLOW: '127.0.0.1/32',
   // The hung attempt times out while its process is frozen: its retry is due the moment it runs.
