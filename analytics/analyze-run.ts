@@ -61,6 +61,18 @@ export interface RunRows {
   source_ingested_at: string;
   /** The last step's observation, read for failed runs only (their final error: final-error.ts). */
   final_observation?: string;
+  /** The run's error occurrences of steps and tool calls as stored, kept as its rollup (docs/errors.md). */
+  error_occurrences?: StoredErrorOccurrence[];
+}
+
+/** One error occurrence of a run: a step (or a tool call without one) and a template (storage/queries/error-rows-sql.ts). */
+export interface StoredErrorOccurrence {
+  occurrence: string;
+  template: string;
+  /** The tool of its first tool-call row, '' when none. */
+  tool: string;
+  /** Its first row's time, as the engine wrote it. */
+  ts: string;
 }
 
 export interface AnalyzeOptions {
@@ -222,6 +234,10 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     final_error: final?.text ?? '',
     final_error_source: final?.source ?? '',
     final_error_step: final?.step ?? null,
+    step_error_occurrences: (rows.error_occurrences ?? []).map((e) => e.occurrence),
+    step_error_templates: (rows.error_occurrences ?? []).map((e) => e.template),
+    step_error_tools: (rows.error_occurrences ?? []).map((e) => e.tool),
+    step_error_ts: (rows.error_occurrences ?? []).map((e) => e.ts),
     self_corrected: selfCorrection.numerator,
     rework_repeated: rework.numerator,
     actions: rework.denominator,

@@ -8,8 +8,8 @@ import type { ErrorSignature, ErrorSource, ErrorsReport } from '../../schemas/ap
 import type { QueryParams, Storage } from '../gateway.js';
 import { isoTime, num, runStepPath } from './row-conversions.js';
 import { FAILED_SQL } from './run-lifecycle-sql.js';
-import { narrowsRuns, runPairsIn, type RunFilters } from './run-filters.js';
-import { summarySql } from './run-summary-sql.js';
+import { EMPTY_FILTERS, narrowsRuns, runPairsIn, type RunFilters } from './run-filters.js';
+import { ERROR_COLUMNS, summarySql } from './run-summary-sql.js';
 import { errorRowsSql, SIGNATURE_SQL } from './error-rows-sql.js';
 
 /** Bars of a signature's trend over the window. */
@@ -31,8 +31,10 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   const params: QueryParams = { e_limit: o.limit, e_buckets: TREND_BUCKETS };
   const projectCond = f.project.length ? 'project IN {e_project:Array(String)}' : '';
   if (f.project.length) params.e_project = f.project;
-  // The runs in view: every run filter but the window, which bounds the errors' time instead.
-  const summary = await summarySql(storage, { ...f, from: undefined, to: undefined }, params);
+  // The runs in view: every run filter but the window, which bounds the errors' time instead,
+  // each with its error occurrences: kept by the run analyzer (run_analysis.step_error_*), read
+  // raw for runs not analysed since their last rows (the summary's two branches).
+  const summary = await summarySql(storage, { ...f, from: undefined, to: undefined }, params, undefined, { errors: true });
   const windowConds: string[] = [];
   if (f.from !== undefined) {
     params.e_from = f.from;
@@ -44,18 +46,12 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   }
   const sigFilter = o.signatures?.length ? `AND ${SIGNATURE_SQL('template')} IN {e_sigs:Array(String)}` : '';
   if (o.signatures?.length) params.e_sigs = o.signatures;
-  // One row per occurrence, in the window, of a run in view, with the tool of its (first) tool
-  // call when it has one. Grouped rather than sorted, and without the message (read for the
-  // examples alone): the error rows of a large window are millions. argMinIf rather than argMin
-  // by (source, ts): a tuple as the key cost 2 s of 6 over 3.5 million error rows.
+  // One row per occurrence whose (first) time is in the window, of a run in view.
   const occurrences = `
-    SELECT e.project AS project, e.run_id AS run_id, e.occurrence AS occurrence, e.e_tool AS tool,
-           e.template AS template, e.first_ts AS ts, r.failed AS failed, r.model AS model
-    FROM (SELECT project, run_id, occurrence, template, argMinIf(tool, ts, tool != '') AS e_tool, min(ts) AS first_ts
-          FROM (${errorRowsSql(projectCond)}) ${windowConds.length ? `WHERE ${windowConds.join(' AND ')}` : ''}
-          GROUP BY project, run_id, occurrence, template) AS e
-    INNER JOIN (SELECT project, run_id, ${FAILED_SQL} AS failed, model FROM (${summary})) AS r USING (project, run_id)
-    WHERE 1 ${sigFilter}`;
+    SELECT project, run_id, occurrence, tool, template, ts, failed, model
+    FROM (SELECT project, run_id, ${FAILED_SQL} AS failed, model, ${ERROR_COLUMNS.join(', ')} FROM (${summary}) WHERE notEmpty(error_templates))
+    ARRAY JOIN error_occurrences AS occurrence, error_templates AS template, error_tools AS tool, error_ts AS ts
+    WHERE 1 ${windowConds.map((c) => `AND ${c}`).join(' ')} ${sigFilter}`;
   // One pass: the signatures of the page and, over all of them (window functions, before the
   // LIMIT), the totals. The trend's bars run from the window's start (all time: the first error
   // in view, t0) to its end. An example is kept as (-time, project, run, occurrence); its details
@@ -105,19 +101,15 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   const [firsts, named] = await Promise.all([
     // First seen over every run of the projects asked for, whatever the window and filters: with
     // no window start and no filter but the projects (a window's end leaves the first inside
-    // it), the pass above has read every error of them, and its first is that one (a second
-    // read of every error row: 0.8 s at a million runs).
+    // it), the pass above has read every error of them, and its first is that one.
     f.from === undefined && !narrowsRuns(f)
       ? Promise.resolve([])
-      : storage.query<Record<string, unknown>>(
-          `SELECT template, min(ts) AS first_seen FROM (${errorRowsSql(projectCond)}) WHERE template IN {e_templates:Array(String)} GROUP BY template`,
-          params,
-        ),
+      : firstSeenOf(storage, f.project, templates),
+    // An occurrence is named by its first row (its tool call's when it has one), whatever the window.
     storage.query<Record<string, unknown>>(
       `SELECT template, project, run_id, occurrence, argMin(source, ${FIRST_ROW}) AS e_source, argMin(step, ${FIRST_ROW}) AS e_step,
               argMin(tool, ${FIRST_ROW}) AS e_tool, argMin(substringUTF8(message, 1, 300), ${FIRST_ROW}) AS e_message
        FROM (${errorRowsSql(projectCond ? `${projectCond} AND ${exampleRuns}` : exampleRuns)})
-       ${windowConds.length ? `WHERE ${windowConds.join(' AND ')}` : ''}
        GROUP BY template, project, run_id, occurrence`,
       params,
     ),
@@ -170,6 +162,19 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
     to: new Date(to).toISOString(),
     items,
   };
+}
+
+/** The first occurrence of each of these templates over every run of the projects (all when none). */
+async function firstSeenOf(storage: Storage, project: string[], templates: string[]): Promise<Record<string, unknown>[]> {
+  const params: QueryParams = { e_templates: templates };
+  const all = await summarySql(storage, { ...EMPTY_FILTERS, project }, params, undefined, { errors: true });
+  return storage.query<Record<string, unknown>>(
+    `SELECT template, min(ts) AS first_seen
+     FROM (SELECT error_templates, error_ts FROM (${all}) WHERE hasAny(error_templates, {e_templates:Array(String)}))
+     ARRAY JOIN error_templates AS template, error_ts AS ts
+     WHERE template IN {e_templates:Array(String)} GROUP BY template`,
+    params,
+  );
 }
 
 /** The bars of a sumMap([bar], [1]) answer: ([bars], [counts]) as TREND_BUCKETS counts. */

@@ -7,7 +7,7 @@ import { runPairsIn, type RunFilters } from './run-filters.js';
 import { VERDICT_SCORE } from '../../schemas/events.js';
 import { FAILED_SQL, failureModeSql, runLifecycle, runStatusSql, SUCCESS_SQL, type RunLifecycle } from './run-lifecycle-sql.js';
 import { HAS_LOOPS_SQL } from './run-aggregates.js';
-import { runsWithSignatureSql } from './error-rows-sql.js';
+import { errorOccurrencesSql, runsWithSignatureSql } from './error-rows-sql.js';
 
 /** Verdict columns of run_analysis carried into the summary (besides failure_mode). */
 export const ANALYSIS_COLUMNS = [
@@ -34,10 +34,38 @@ const SUMMARY_COLUMNS = [
 ] as const;
 
 /**
+ * A run's error occurrences (docs/errors.md), parallel arrays: those of its steps and tool calls
+ * (errorOccurrencesSql) and its final error (occurrence `end`, at the run's end), carried only
+ * when asked for (SummaryOptions.errors).
+ */
+export const ERROR_COLUMNS = ['error_occurrences', 'error_templates', 'error_tools', 'error_ts'] as const;
+
+export interface SummaryOptions {
+  /** Carry ERROR_COLUMNS (the errors endpoint). */
+  errors?: boolean;
+}
+
+/**
  * The columns as each branch gives them: run_end's status (or 'running') as `end_status`; the
  * summary derives `status` from it (run-lifecycle-sql.ts).
  */
-const BRANCH_COLUMNS = SUMMARY_COLUMNS.map((c) => (c === 'status' ? 'status AS end_status' : c));
+function branchColumns(o: SummaryOptions): string[] {
+  return [...SUMMARY_COLUMNS, ...(o.errors ? ERROR_COLUMNS : [])].map((c) => (c === 'status' ? 'status AS end_status' : c));
+}
+
+/**
+ * ERROR_COLUMNS from a run's step errors (the step_error_* arrays of `p`) and its final error:
+ * `template` ('' when none) at `at`.
+ */
+function errorColumnsSql(p: string, template: string, at: string): string {
+  const end = (value: string, type: string) => `if(${template} != '', [${value}], CAST([] AS Array(${type})))`;
+  return [
+    `arrayConcat(${p}step_error_occurrences, ${end("'end'", 'String')}) AS error_occurrences`,
+    `arrayConcat(${p}step_error_templates, ${end(template, 'String')}) AS error_templates`,
+    `arrayConcat(CAST(${p}step_error_tools AS Array(String)), ${end("''", 'String')}) AS error_tools`,
+    `arrayConcat(${p}step_error_ts, ${end(at, "DateTime64(3, 'UTC')")}) AS error_ts`,
+  ].join(', ');
+}
 
 /** Runs without a fresh analysis, as parallel arrays (project, run_id); null when too many to list. */
 export interface StaleRuns {
@@ -98,8 +126,8 @@ async function queryStaleRuns(storage: Storage, f: RunFilters, runId?: RunIds): 
 }
 
 /** The summary SQL for these filters, after finding the runs that need raw aggregation. */
-export async function summarySql(storage: Storage, f: RunFilters, params: QueryParams, runId?: RunIds): Promise<string> {
-  return runSummarySql(f, params, await findStaleRuns(storage, f, runId), runLifecycle(storage), runId);
+export async function summarySql(storage: Storage, f: RunFilters, params: QueryParams, runId?: RunIds, o: SummaryOptions = {}): Promise<string> {
+  return runSummarySql(f, params, await findStaleRuns(storage, f, runId), runLifecycle(storage), runId, o);
 }
 
 /**
@@ -111,12 +139,25 @@ export async function summarySql(storage: Storage, f: RunFilters, params: QueryP
  * others (findStaleRuns); when null they are found inside the query (slower). `status` and
  * `failure_mode` are the derived ones (run-lifecycle-sql.ts), filtered on after deriving them.
  */
-export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRuns | null, lifecycle: RunLifecycle, runId?: RunIds): string {
+export function runSummarySql(
+  f: RunFilters,
+  params: QueryParams,
+  stale: StaleRuns | null,
+  lifecycle: RunLifecycle,
+  runId?: RunIds,
+  o: SummaryOptions = {},
+): string {
   const pre = preConditions(f, params, runId);
   const preWhere = pre.length ? `AND ${pre.join(' AND ')}` : '';
   const post = postConditions(f, params);
   const postWhere = post.length ? `AND ${post.join(' AND ')}` : '';
-  const freshColumns = BRANCH_COLUMNS.map((c) => (c === 'analysis_failure_mode' ? 'failure_mode AS analysis_failure_mode' : c)).join(', ');
+  const columns = branchColumns(o);
+  const freshColumns = [
+    ...columns
+      .filter((c) => !(ERROR_COLUMNS as readonly string[]).includes(c))
+      .map((c) => (c === 'analysis_failure_mode' ? 'failure_mode AS analysis_failure_mode' : c)),
+    ...(o.errors ? [errorColumnsSql('', 'final_error_template', 'ifNull(ended_at, last_event_at)')] : []),
+  ].join(', ');
   let fresh: string;
   let stalePart: string | null;
   if (stale) {
@@ -124,7 +165,7 @@ export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRu
     params.st_r = stale.runIds;
     const listed = runPairsIn('st_p', 'st_r');
     fresh = `SELECT ${freshColumns} FROM run_analysis FINAL WHERE 1 ${preWhere} ${postWhere} ${stale.runIds.length ? `AND NOT ${listed}` : ''}`;
-    stalePart = stale.runIds.length ? rawSummarySql(f, params, listed) : null;
+    stalePart = stale.runIds.length ? rawSummarySql(f, params, listed, o) : null;
   } else {
     const freshKeys = `(project, run_id, source_ingested_at) IN
         (SELECT project, run_id, max(ingested_at) FROM runs WHERE 1 ${preWhere} GROUP BY project, run_id)`;
@@ -133,6 +174,7 @@ export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRu
       f,
       params,
       `${runId !== undefined ? `${runIdCondition(runId, params)} AND ` : ''}(project, run_id) NOT IN (SELECT project, run_id FROM run_analysis FINAL WHERE ${freshKeys} ${preWhere})`,
+      o,
     );
   }
   const outer: string[] = [];
@@ -153,7 +195,7 @@ export function runSummarySql(f: RunFilters, params: QueryParams, stale: StaleRu
     FROM
     (
       ${fresh}
-      ${stalePart ? `UNION ALL SELECT ${BRANCH_COLUMNS.join(', ')} FROM (${stalePart})` : ''}
+      ${stalePart ? `UNION ALL SELECT ${columns.join(', ')} FROM (${stalePart})` : ''}
     )
     ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''}`;
 }
@@ -283,7 +325,7 @@ export function runFieldsSql(where: string, having = ''): string {
  * the analysis columns of the run's latest analysis (if any). `restrict` is extra SQL on
  * (project, run_id) that narrows the runs read (e.g. to those without a fresh analysis).
  */
-export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: string): string {
+export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: string, o: SummaryOptions = {}): string {
   const pre = preConditions(f, params);
   if (restrict) pre.push(restrict);
   const post = postConditions(f, params);
@@ -352,6 +394,7 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
       ra.failure_mode AS analysis_failure_mode,
       vd.verdict AS verdict,
       ${ANALYSIS_COLUMNS.map((c) => `ra.${c} AS ${c}`).join(',\n      ')}
+      ${o.errors ? `, ${errorColumnsSql('er.', 'ra.final_error_template', 'ifNull(r.ended_at, r.last_event_at)')}` : ''}
     FROM filtered_runs AS r
     LEFT JOIN
     (
@@ -402,10 +445,22 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
     ) AS vd ON vd.project = r.project AND vd.run_id = r.run_id
     LEFT JOIN
     (
-      SELECT project, run_id, failure_mode, ${ANALYSIS_COLUMNS.join(', ')}
+      SELECT project, run_id, failure_mode, ${ANALYSIS_COLUMNS.join(', ')}${o.errors ? ', final_error_template' : ''}
       FROM run_analysis FINAL
       PREWHERE ${picked}
-    ) AS ra ON ra.project = r.project AND ra.run_id = r.run_id`;
+    ) AS ra ON ra.project = r.project AND ra.run_id = r.run_id
+    ${
+      o.errors
+        ? `LEFT JOIN
+    (
+      -- The error occurrences of its steps and tool calls, as the analyzer keeps them (step_error_*).
+      SELECT project, run_id, groupArray(occurrence) AS step_error_occurrences, groupArray(template) AS step_error_templates,
+        groupArray(tool) AS step_error_tools, groupArray(ts) AS step_error_ts
+      FROM (${errorOccurrencesSql(picked)})
+      GROUP BY project, run_id
+    ) AS er ON er.project = r.project AND er.run_id = r.run_id`
+        : ''
+    }`;
 }
 
 /** Sortable columns of the runs list (allow-list). */
