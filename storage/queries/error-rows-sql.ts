@@ -52,8 +52,18 @@ export function errorOccurrencesSql(cond: string): string {
           )`;
 }
 
-/** Runs with an error of one of the signatures in `param` (an Array(String) parameter), as (project, run_id): the run filter `error_signature`. */
-export function runsWithSignatureSql(param: string): string {
-  return `SELECT DISTINCT project, run_id FROM (${errorRowsSql('')}) WHERE ${SIGNATURE_SQL('template')} IN {${param}:Array(String)}`;
+/**
+ * Runs with an error of one of the signatures in `param` (an Array(String) parameter), as
+ * (project, run_id), among the rows `cond` selects (all when empty): the run filter
+ * `error_signature` over runs read raw.
+ */
+export function runsWithSignatureSql(param: string, cond = ''): string {
+  return `SELECT DISTINCT project, run_id FROM (${errorRowsSql(cond)}) WHERE ${SIGNATURE_SQL('template')} IN {${param}:Array(String)}`;
+}
+
+/** Over a row of run_analysis: the run has an error of one of the signatures in `param` (its rollup, 0021_error_rollup.sql). */
+export function analysisHasSignatureSql(param: string): string {
+  return `(arrayExists(t -> ${SIGNATURE_SQL('t')} IN {${param}:Array(String)}, step_error_templates)
+           OR (final_error_template != '' AND ${SIGNATURE_SQL('final_error_template')} IN {${param}:Array(String)}))`;
 }
 

@@ -7,7 +7,7 @@ import { runPairsIn, type RunFilters } from './run-filters.js';
 import { VERDICT_SCORE } from '../../schemas/events.js';
 import { FAILED_SQL, failureModeSql, runLifecycle, runStatusSql, SUCCESS_SQL, type RunLifecycle } from './run-lifecycle-sql.js';
 import { HAS_LOOPS_SQL } from './run-aggregates.js';
-import { errorOccurrencesSql, runsWithSignatureSql } from './error-rows-sql.js';
+import { analysisHasSignatureSql, errorOccurrencesSql, runsWithSignatureSql } from './error-rows-sql.js';
 
 /** Verdict columns of run_analysis carried into the summary (besides failure_mode). */
 export const ANALYSIS_COLUMNS = [
@@ -149,7 +149,8 @@ export function runSummarySql(
 ): string {
   const pre = preConditions(f, params, runId);
   const preWhere = pre.length ? `AND ${pre.join(' AND ')}` : '';
-  const post = postConditions(f, params);
+  // A fresh analysis holds its run's error templates (step_error_templates, final_error_template).
+  const post = postConditions(f, params, analysisHasSignatureSql);
   const postWhere = post.length ? `AND ${post.join(' AND ')}` : '';
   const columns = branchColumns(o);
   const freshColumns = [
@@ -233,8 +234,12 @@ function preConditions(f: RunFilters, params: QueryParams, runId?: RunIds): stri
   return pre;
 }
 
-/** Conditions on a summary's own columns (all filters but status and failure_mode, which are derived). */
-function postConditions(f: RunFilters, params: QueryParams): string[] {
+/**
+ * Conditions on a summary's own columns (all filters but status and failure_mode, which are
+ * derived); `withSignature` makes the condition of the error_signature filter (an Array(String)
+ * parameter's name in, SQL out), which each branch reads its own way.
+ */
+function postConditions(f: RunFilters, params: QueryParams, withSignature: (param: string) => string): string[] {
   const post: string[] = [];
   const inList = (col: string, name: string, values: string[]) => {
     if (!values.length) return;
@@ -266,7 +271,7 @@ function postConditions(f: RunFilters, params: QueryParams): string[] {
   inList('parent_run_id', 'f_parent_run_id', f.parent_run_id);
   if (f.error_signature.length) {
     params.f_error_signature = f.error_signature;
-    post.push(`(project, run_id) IN (${runsWithSignatureSql('f_error_signature')})`);
+    post.push(withSignature('f_error_signature'));
   }
   return post;
 }
@@ -328,7 +333,8 @@ export function runFieldsSql(where: string, having = ''): string {
 export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: string, o: SummaryOptions = {}): string {
   const pre = preConditions(f, params);
   if (restrict) pre.push(restrict);
-  const post = postConditions(f, params);
+  // Runs read raw: those of their error rows (`pre` narrows them to these runs).
+  const post = postConditions(f, params, (param) => `(project, run_id) IN (${runsWithSignatureSql(param, pre.join(' AND '))})`);
   const where = pre.length ? `WHERE ${pre.join(' AND ')}` : '';
   const having = post.length ? `HAVING ${post.join(' AND ')}` : '';
   // On key columns: with FINAL, PREWHERE filters before the versions are collapsed (safe, since every

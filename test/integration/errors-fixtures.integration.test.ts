@@ -143,12 +143,17 @@ describe('error signatures of the real fixtures', () => {
     const [[middle]] = await sql(`SELECT toUnixTimestamp64Milli(quantileExact(0.5)(ts)) FROM (${errorRowsSql('')})`);
     const paths = ['/api/v1/errors?limit=500', `/api/v1/errors?limit=500&model=${encodeURIComponent(String(model))}`, `/api/v1/errors?limit=500&from=${Number(middle)}&to=${Date.now()}`];
     // Tools and models tied in count come in either order; an open window ends at the time asked.
-    const answers = async () =>
-      (await Promise.all(paths.map((p) => getOk(srv.url, p)))).map((r) => ({
+    // And the runs filter error_signature, for two signatures: a step error's and a run end's.
+    const everything = await getOk(srv.url, paths[0]!);
+    const sigs = [everything.items[0].signature, everything.items.find((i: any) => i.examples.some((e: any) => e.source === 'run_end')).signature];
+    const answers = async () => ({
+      errors: (await Promise.all(paths.map((p) => getOk(srv.url, p)))).map((r) => ({
         ...r,
         to: undefined,
         items: r.items.map((i: any) => ({ ...i, tools: [...i.tools].sort(), models: [...i.models].sort() })),
-      }));
+      })),
+      runs: (await getOk(srv.url, `/api/v1/runs?limit=200&${sigs.map((s) => `error_signature=${s}`).join('&')}`)).runs.map((r: any) => r.run_id).sort(),
+    });
     // Every run is analysed: its occurrences come from its analysis (step_error_*), which holds
     // each one of the raw rows once.
     const [[kept, raw]] = await sql(`SELECT (SELECT sum(length(step_error_templates)) FROM run_analysis FINAL),
@@ -156,6 +161,7 @@ describe('error signatures of the real fixtures', () => {
     expect(Number(kept)).toBe(Number(raw));
     expect(Number(kept)).toBeGreaterThan(100);
     const fromAnalyses = await answers();
+    expect(fromAnalyses.runs.length).toBeGreaterThan(everything.items[0].runs);
     // The analyses cover no row any more (as after the upgrade to the rollup): every run is read raw.
     await srv.services.storage.command(`ALTER TABLE run_analysis UPDATE source_ingested_at = toDateTime64(0, 6, 'UTC') WHERE 1 SETTINGS mutations_sync = 2`);
     const [[stale]] = await sql(`SELECT count() FROM run_analysis FINAL WHERE source_ingested_at > toDateTime64(0, 6, 'UTC')`);
