@@ -44,14 +44,28 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
     params.e_to = f.to;
     windowConds.push('ts < fromUnixTimestamp64Milli({e_to:Int64})');
   }
-  const sigFilter = o.signatures?.length ? `AND ${SIGNATURE_SQL('template')} IN {e_sigs:Array(String)}` : '';
-  if (o.signatures?.length) params.e_sigs = o.signatures;
-  // One row per occurrence whose (first) time is in the window, of a run in view.
+  const conds = [...windowConds];
+  if (o.signatures?.length) {
+    params.e_sigs = o.signatures;
+    conds.push(`${SIGNATURE_SQL('template')} IN {e_sigs:Array(String)}`);
+  }
+  // One row per occurrence whose (first) time is in the window, of a run in view: each run's
+  // arrays kept to those first (a mask), so that `nth` (1 for a template's first occurrence in
+  // the run) and `k` (1 for the run's first) count runs without hashing their ids.
+  const keep = (column: string) => `arrayFilter((v, kept) -> kept, ${column}, kept)`;
   const occurrences = `
-    SELECT project, run_id, occurrence, tool, template, ts, failed, model
-    FROM (SELECT project, run_id, ${FAILED_SQL} AS failed, model, ${ERROR_COLUMNS.join(', ')} FROM (${summary}) WHERE notEmpty(error_templates))
-    ARRAY JOIN error_occurrences AS occurrence, error_templates AS template, error_tools AS tool, error_ts AS ts
-    WHERE 1 ${windowConds.map((c) => `AND ${c}`).join(' ')} ${sigFilter}`;
+    SELECT project, run_id, occurrence, tool, template, ts, failed, model, nth, k
+    FROM (
+      SELECT project, run_id, failed, model, ${keep('error_occurrences')} AS occurrences, ${keep('error_templates')} AS templates,
+             ${keep('error_tools')} AS tools, ${keep('error_ts')} AS times, arrayEnumerateUniq(templates) AS nths, arrayEnumerate(templates) AS ks
+      FROM (
+        SELECT project, run_id, ${FAILED_SQL} AS failed, model, ${ERROR_COLUMNS.join(', ')},
+               ${conds.length ? `arrayMap((template, ts) -> ${conds.join(' AND ')}, error_templates, error_ts)` : 'arrayMap(template -> 1, error_templates)'} AS kept
+        FROM (${summary}) WHERE notEmpty(error_templates)
+      )
+      WHERE has(kept, 1)
+    )
+    ARRAY JOIN occurrences AS occurrence, templates AS template, tools AS tool, times AS ts, nths AS nth, ks AS k`;
   // One pass: the signatures of the page and, over all of them (window functions, before the
   // LIMIT), the totals. The trend's bars run from the window's start (all time: the first error
   // in view, t0) to its end. An example is kept as (-time, project, run, occurrence); its details
@@ -61,19 +75,18 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   const t0 = f.from !== undefined ? '{e_from:Int64}' : 'toUnixTimestamp64Milli(t0)';
   const width = `greatest(1, intDiv({e_to_ms:Int64} - ${t0} + {e_buckets:UInt8} - 1, {e_buckets:UInt8}))`;
   const rows = await storage.query<Record<string, unknown>>(
-    `SELECT * EXCEPT (run_ids) FROM (
-       SELECT template, ${SIGNATURE_SQL('template')} AS signature, count() AS occurrences, uniqExactState(project, run_id) AS run_ids,
-              finalizeAggregation(run_ids) AS runs, uniqExactIf((project, run_id), failed) AS failed_runs, min(ts) AS first_in_window, max(ts) AS last_seen,
+    `SELECT template, ${SIGNATURE_SQL('template')} AS signature, count() AS occurrences,
+              countIf(nth = 1) AS runs, countIf(nth = 1 AND failed) AS failed_runs, min(ts) AS first_in_window, max(ts) AS last_seen,
               topKIf(3)(tool, tool != '') AS tools, topK(3)(model) AS models,
               sumMap([toUInt8(least({e_buckets:UInt8} - 1, greatest(0, intDiv(toUnixTimestamp64Milli(ts) - ${t0}, ${width}))))], [toUInt64(1)]) AS trend,
               groupArraySorted(${EXAMPLES})((-toUnixTimestamp64Milli(ts), project, run_id, occurrence)) AS latest,
               any(${t0}) AS trend_from,
               sum(occurrences) OVER () AS total_occurrences, count() OVER () AS total_signatures,
-              uniqExactMerge(run_ids) OVER () AS total_runs
+              sum(countIf(k = 1)) OVER () AS total_runs
        FROM (SELECT *${f.from !== undefined ? '' : ', min(ts) OVER () AS t0'} FROM (${occurrences}))
        GROUP BY template
        ORDER BY runs DESC, occurrences DESC, template
-       LIMIT {e_limit:UInt32})`,
+       LIMIT {e_limit:UInt32}`,
     params,
   );
   const top = rows[0];

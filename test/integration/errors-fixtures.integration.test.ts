@@ -116,6 +116,12 @@ describe('error signatures of the real fixtures', () => {
     const listed = await getOk(srv.url, `/api/v1/runs?error_signature=${flight.signature}&limit=100`);
     const expected = await sql(`SELECT DISTINCT run_id FROM tool_calls WHERE error_template = 'Error: flight <n> not available on date <time>' ORDER BY run_id`);
     expect(listed.runs.map((r: any) => r.run_id).sort()).toEqual(expected.map(([r]) => r));
+    // Failed after: those of them that failed; runs with errors in all: every run with an error row.
+    const failed = await getOk(srv.url, `/api/v1/runs?error_signature=${flight.signature}&outcome=did_not_succeed&limit=100`);
+    expect(flight.failed_runs).toBe(failed.runs.length);
+    expect(flight.failed_runs).toBeGreaterThan(0);
+    const [[withErrors]] = await sql(`SELECT uniqExact(project, run_id) FROM (${errorRowsSql('')})`);
+    expect(report.runs).toBe(Number(withErrors));
     // One signature asked for: that one only.
     const one = await getOk(srv.url, `/api/v1/errors?signature=${flight.signature}`);
     expect(one.items.map((i: any) => i.template)).toEqual([flight.template]);
