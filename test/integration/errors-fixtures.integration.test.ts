@@ -27,8 +27,8 @@ async function sql(query: string): Promise<unknown[][]> {
   return ((await res.json()) as { rows: unknown[][] }).rows;
 }
 
-beforeAll(async () => {
-  srv = await startTestServer();
+/** Imports every fixture (`trajscope import`'s own code) and waits until each run is analysed. */
+async function importFixtures(): Promise<void> {
   const sink = await openSink(testConfig(dir), srv.url, 'default');
   try {
     await importFiles(sink, expandFiles(SOURCES.map((s) => FIXTURES + s)), false);
@@ -37,6 +37,11 @@ beforeAll(async () => {
   }
   await srv.services.writer.flush();
   await srv.services.analyzer.drain();
+}
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  await importFixtures();
   const rows = await sql(`SELECT error_message, any(error_template) FROM (SELECT error_message, error_template FROM steps WHERE error_message != ''
                           UNION ALL SELECT error_message, error_template FROM tool_calls WHERE error_message != ''
                           UNION ALL SELECT final_error, final_error_template FROM run_analysis FINAL WHERE final_error != '') GROUP BY error_message`);
@@ -174,14 +179,7 @@ describe('error signatures of the real fixtures', () => {
     expect(Number(stale)).toBe(0);
     expect(await answers()).toEqual(fromAnalyses);
     // Every event again: each run is analysed anew over rows stored twice, and nothing changes.
-    const sink = await openSink(testConfig(dir), srv.url, 'default');
-    try {
-      await importFiles(sink, expandFiles(SOURCES.map((s) => FIXTURES + s)), false);
-    } finally {
-      await sink.close();
-    }
-    await srv.services.writer.flush();
-    await srv.services.analyzer.drain();
+    await importFixtures();
     const [[fresh, all]] = await sql(`SELECT countIf(source_ingested_at > toDateTime64(0, 6, 'UTC')), count() FROM run_analysis FINAL`);
     expect(Number(fresh)).toBe(Number(all));
     expect(await answers()).toEqual(fromAnalyses);
