@@ -93,9 +93,9 @@ export async function insertSyntheticRuns(storage: Storage, o: SyntheticRuns): P
  */
 export async function insertCurrentAnalyses(storage: Storage, project: string): Promise<void> {
   await storage.command(
-    `INSERT INTO run_analysis (project, run_id, version, analyzed_at, source_ingested_at, started_at, ended_at, last_event_at, status)
+    `INSERT INTO run_analysis (project, run_id, version, analyzed_at, source_ingested_at, started_at, ended_at, last_event_at, status, model)
      SELECT project, run_id, 1, now64(3), max(ingested_at), ifNull(min(started_at), min(first_event_at)), max(ended_at), max(last_event_at),
-            ifNull(anyLast(status), 'running')
+            ifNull(anyLast(status), 'running'), ifNull(anyLast(model), ifNull(anyLast(step_model), ''))
      FROM runs WHERE project = {project:String} GROUP BY project, run_id`,
     { project },
   );

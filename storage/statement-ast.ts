@@ -16,8 +16,8 @@ export class StatementShapeError extends Error {
   override readonly name = 'StatementShapeError';
 }
 
-/** `<depth spaces><Type>[ <text>][ (children N)]` */
-const LINE = /^( *)([A-Za-z][A-Za-z0-9_]*)((?= |$).*?)(?: \(children (\d+)\))?$/;
+/** `<depth spaces><Type>[ <text>][ (children N)]`; a type may be nested (`ColumnsReplaceTransformer::Replacement`). */
+const LINE = /^( *)([A-Za-z][A-Za-z0-9_]*(?:::[A-Za-z][A-Za-z0-9_]*)*)((?= |$).*?)(?: \(children (\d+)\))?$/;
 
 /**
  * The lines of `EXPLAIN AST` as a tree (one node a line, one space of indent per level). The dump

@@ -9,6 +9,34 @@ ALTER TABLE run_analysis
     ADD COLUMN IF NOT EXISTS step_error_templates Array(String) CODEC(ZSTD(1)) AFTER step_error_occurrences,
     ADD COLUMN IF NOT EXISTS step_error_tools Array(LowCardinality(String)) AFTER step_error_templates,
     ADD COLUMN IF NOT EXISTS step_error_ts Array(DateTime64(3, 'UTC')) CODEC(ZSTD(1)) AFTER step_error_tools;
--- Analyses made before these columns existed cover no row any more: every page reads those runs
--- from their raw rows, and the analyzer's scan analyses them again (docs/analysis.md).
-ALTER TABLE run_analysis UPDATE source_ingested_at = toDateTime64(0, 6, 'UTC') WHERE 1 SETTINGS mutations_sync = 2;
+-- Analyses written before these columns existed: the occurrences of their runs, from the stored
+-- rows by the SQL of errorOccurrencesSql, written as a newer version of each analysis whose run
+-- has any (the others have none to keep). Each keeps the time up to which it covers its run's
+-- rows: a run with rows stored since stays stale, read raw until it is analysed again. Applied
+-- again after a stop, it finds no analysis left without them. On a cluster each shard joins its
+-- own rows (one run's rows are on one shard).
+INSERT INTO run_analysis SETTINGS distributed_foreground_insert = 1, distributed_product_mode = 'local'
+SELECT a.* REPLACE (a.version + 1 AS version, e.occurrences AS step_error_occurrences, e.templates AS step_error_templates,
+                    e.tools AS step_error_tools, e.times AS step_error_ts)
+FROM run_analysis AS a FINAL
+INNER JOIN
+(
+    SELECT project, run_id, groupArray(occurrence) AS occurrences, groupArray(template) AS templates, groupArray(first_tool) AS tools,
+           groupArray(first_ts) AS times
+    FROM
+    (
+        SELECT project, run_id, occurrence, template, argMinIf(tool, ts, tool != '') AS first_tool, min(ts) AS first_ts
+        FROM
+        (
+            SELECT project, run_id, toString(step) AS occurrence, '' AS tool, error_template AS template, ts
+            FROM steps WHERE error_template != ''
+            UNION ALL
+            SELECT project, run_id, ifNull(toString(step), concat('call:', call_id)) AS occurrence, toString(tool) AS tool,
+                   error_template AS template, ts
+            FROM tool_calls WHERE error_template != ''
+        )
+        GROUP BY project, run_id, occurrence, template
+    )
+    GROUP BY project, run_id
+) AS e ON e.project = a.project AND e.run_id = a.run_id
+WHERE empty(a.step_error_templates);

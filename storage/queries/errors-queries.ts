@@ -77,7 +77,7 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   const rows = await storage.query<Record<string, unknown>>(
     `SELECT template, ${SIGNATURE_SQL('template')} AS signature, count() AS occurrences,
               countIf(nth = 1) AS runs, countIf(nth = 1 AND failed) AS failed_runs, min(ts) AS first_in_window, max(ts) AS last_seen,
-              topKIf(3)(tool, tool != '') AS tools, topK(3)(model) AS models,
+              sumMapIf([tool], [toUInt64(1)], tool != '') AS tool_counts, sumMap([model], [toUInt64(1)]) AS model_counts,
               sumMap([toUInt8(least({e_buckets:UInt8} - 1, greatest(0, intDiv(toUnixTimestamp64Milli(ts) - ${t0}, ${width}))))], [toUInt64(1)]) AS trend,
               groupArraySorted(${EXAMPLES})((-toUnixTimestamp64Milli(ts), project, run_id, occurrence)) AS latest,
               any(${t0}) AS trend_from,
@@ -146,8 +146,8 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
       first_seen: first,
       last_seen: isoTime(r.last_seen),
       new_in_window: f.from !== undefined && first !== null && Date.parse(first) >= f.from,
-      tools: (r.tools as unknown[]).map(String),
-      models: (r.models as unknown[]).map(String),
+      tools: mostFrequent(r.tool_counts),
+      models: mostFrequent(r.model_counts),
       trend: trendOf(r.trend),
       examples: examples
         .filter((e) => String(e.template) === template)
@@ -188,6 +188,19 @@ async function firstSeenOf(storage: Storage, project: string[], templates: strin
      WHERE template IN {e_templates:Array(String)} GROUP BY template`,
     params,
   );
+}
+
+/** Tools and models listed per signature. */
+const MOST_FREQUENT = 3;
+
+/** The most frequent keys of a sumMap([key], [1]) answer, ties by name: the same answer whatever the rows' order. */
+function mostFrequent(map: unknown): string[] {
+  const [keys, counts] = Array.isArray(map) ? (map as [unknown[], unknown[]]) : [[], []];
+  return keys
+    .map((k, i) => ({ key: String(k), n: num(counts[i]) }))
+    .sort((a, b) => b.n - a.n || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, MOST_FREQUENT)
+    .map((x) => x.key);
 }
 
 /** The bars of a sumMap([bar], [1]) answer: ([bars], [counts]) as TREND_BUCKETS counts. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config/config.js';
 import { checkName, ClusterStatementError, optimizeFinalSql, partsTable } from '../../storage/cluster-ddl.js';
-import { describeStatement, parseExplainAst, StatementShapeError } from '../../storage/statement-ast.js';
+import { describeStatement, findAll, labelOf, parseExplainAst, StatementShapeError } from '../../storage/statement-ast.js';
 
 const lines = (text: string) => text.split('\n');
 
@@ -186,6 +186,18 @@ describe('what a statement is, from the engine tree', () => {
   it('two trees (or none) are refused', () => {
     expect(() => parseExplainAst(lines(`${ALTER}\n${ALTER}`))).toThrow(/more than one tree/);
     expect(() => parseExplainAst([])).toThrow(/no tree/);
+  });
+
+  it('a nested node type (a SELECT of t.* REPLACE (…)) is read as one type', () => {
+    const tree = parseExplainAst([
+      'QualifiedAsterisk (children 2)',
+      ' Identifier a',
+      ' ColumnsTransformerList (children 1)',
+      '  ColumnsReplaceTransformer (children 1)',
+      '   ColumnsReplaceTransformer::Replacement (children 1)',
+      '    Identifier b',
+    ]);
+    expect(findAll(tree, 'ColumnsReplaceTransformer::Replacement').map((n) => n.children.map(labelOf))).toEqual([['Identifier b']]);
   });
 
   it('a node with other children than it declares is refused (a name with a line break adds lines)', () => {
