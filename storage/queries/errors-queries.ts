@@ -77,7 +77,7 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
   const rows = await storage.query<Record<string, unknown>>(
     `SELECT template, ${SIGNATURE_SQL('template')} AS signature, count() AS occurrences,
               countIf(nth = 1) AS runs, countIf(nth = 1 AND failed) AS failed_runs, min(ts) AS first_in_window, max(ts) AS last_seen,
-              sumMapIf([tool], [toUInt64(1)], tool != '') AS tool_counts, sumMap([model], [toUInt64(1)]) AS model_counts,
+              sumMapIf(map(tool, toUInt64(1)), tool != '') AS tool_counts, sumMap(map(model, toUInt64(1))) AS model_counts,
               sumMap([toUInt8(least({e_buckets:UInt8} - 1, greatest(0, intDiv(toUnixTimestamp64Milli(ts) - ${t0}, ${width}))))], [toUInt64(1)]) AS trend,
               groupArraySorted(${EXAMPLES})((-toUnixTimestamp64Milli(ts), project, run_id, occurrence)) AS latest,
               any(${t0}) AS trend_from,
@@ -193,11 +193,11 @@ async function firstSeenOf(storage: Storage, project: string[], templates: strin
 /** Tools and models listed per signature. */
 const MOST_FREQUENT = 3;
 
-/** The most frequent keys of a sumMap([key], [1]) answer, ties by name: the same answer whatever the rows' order. */
+/** The most frequent keys of a sumMap(map(key, 1)) answer ({key: count}), ties by name: the same whatever the rows' order. */
 function mostFrequent(map: unknown): string[] {
-  const [keys, counts] = Array.isArray(map) ? (map as [unknown[], unknown[]]) : [[], []];
-  return keys
-    .map((k, i) => ({ key: String(k), n: num(counts[i]) }))
+  const counts = map !== null && typeof map === 'object' ? Object.entries(map as Record<string, unknown>) : [];
+  return counts
+    .map(([key, n]) => ({ key, n: num(n) }))
     .sort((a, b) => b.n - a.n || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, MOST_FREQUENT)
     .map((x) => x.key);
