@@ -38,7 +38,8 @@ export function errorRowsSql(projectCond: string): string {
  * delivered twice, are one. `tool` is the tool of its first tool-call row ('' when none), `ts`
  * the time of its first row. The run analyzer stores each run's as its rollup
  * (run_analysis.step_error_*, 0021_error_rollup.sql); runs not analysed since their last rows
- * were stored are read through it raw.
+ * were stored are read through it raw. The migration writes this SQL out to fill in the runs
+ * analysed before it (error-rollup-upgrade.integration.test.ts checks the two agree).
  */
 export function errorOccurrencesSql(cond: string): string {
   // argMinIf rather than argMin by (source, ts): a tuple as the key cost 2 s of 6 over 3.5
