@@ -5,12 +5,28 @@ import { cpSync } from 'node:fs';
 import { serveChild, type ServeChild } from '../helpers/cli-child.js';
 import { newDataDir } from '../helpers/test-server.js';
 import { parseExposition, valueOf } from '../helpers/prometheus-text.js';
+import type { Answer, Received } from '../alerts/webhook-receiver.js';
 
 export interface Member {
   name: string;
   dataDir: string;
   serve: ServeChild;
   alive: boolean;
+}
+
+/** The name of the alert rule a webhook delivery is of. */
+export const ruleOf = (r: Received): string => r.body?.rule?.name ?? '';
+
+/** A receiver's answers: the first delivery of `rule` is never answered (in flight when its sender stops), every other one 200. */
+export function hangFirstDeliveryOf(rule: string): (n: number, r: Received) => Answer {
+  let hung = false;
+  return (_n, r) => {
+    if (ruleOf(r) === rule && !hung) {
+      hung = true;
+      return 'hang';
+    }
+    return 200;
+  };
 }
 
 /** Copies a seeded data folder (the same rules, with the same ids, in every process). */

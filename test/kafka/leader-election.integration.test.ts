@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pollUntil, startReceiver, type Received, type Receiver } from '../alerts/webhook-receiver.js';
 import { removeDataDir, newDataDir } from '../helpers/test-server.js';
 import { BROKER, uniqueTopic } from './kafka-test-helpers.js';
-import { copyDataDir, deploymentEnv, leaders, oneRun, oneStableLeader, postJson, readyLeader, serveChild, type Member } from './leader-cluster.js';
+import { copyDataDir, deploymentEnv, hangFirstDeliveryOf, leaders, oneRun, oneStableLeader, postJson, readyLeader, ruleOf, serveChild, type Member } from './leader-cluster.js';
 
 const SESSION_MS = 6_000;
 const EVAL_MS = 500;
@@ -36,20 +36,12 @@ afterAll(async () => {
   for (const d of dirs) removeDataDir(d);
 }, 60_000);
 
-const ruleOf = (r: Received): string => r.body?.rule?.name ?? '';
 const keyOf = (r: Received): string => String(r.headers['idempotency-key'] ?? '');
 
 describe('leader election of the singleton work', () => {
   it('runs the window rules in exactly one process, hands over on kill -9 within the session timeout, and delivers each firing once', async () => {
     // The first delivery of rule "early" is never answered: it is in flight when its leader dies.
-    let hungEarly = false;
-    receiver = await startReceiver((_n, r) => {
-      if (ruleOf(r) === 'early' && !hungEarly) {
-        hungEarly = true;
-        return 'hang';
-      }
-      return 200;
-    });
+    receiver = await startReceiver(hangFirstDeliveryOf('early'));
 
     // The same rules (same ids, same webhook ids) in every process: made once, then the folder copied.
     const seedDir = newDataDir();

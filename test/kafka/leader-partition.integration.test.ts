@@ -6,10 +6,10 @@
 // second time: it finds its heartbeats stale and steps down before any work (whoever the group
 // makes leader afterwards).
 import { afterAll, describe, expect, it } from 'vitest';
-import { pollUntil, startReceiver, type Received, type Receiver } from '../alerts/webhook-receiver.js';
+import { pollUntil, startReceiver, type Receiver } from '../alerts/webhook-receiver.js';
 import { newDataDir, removeDataDir } from '../helpers/test-server.js';
 import { BROKER, uniqueTopic } from './kafka-test-helpers.js';
-import { copyDataDir, deploymentEnv, leaders, oneRun, oneStableLeader, postJson, readyLeader, serveChild, type Member } from './leader-cluster.js';
+import { copyDataDir, deploymentEnv, hangFirstDeliveryOf, leaders, oneRun, oneStableLeader, postJson, readyLeader, ruleOf, serveChild, type Member } from './leader-cluster.js';
 
 const SESSION_MS = 6_000;
 const topic = uniqueTopic('leader-partition');
@@ -37,18 +37,10 @@ afterAll(async () => {
   for (const d of dirs) removeDataDir(d);
 }, 60_000);
 
-const ruleOf = (r: Received): string => r.body?.rule?.name ?? '';
 
 describe('a leader partitioned away', () => {
   it('is replaced within the session timeout and, running again, steps down without repeating its work', async () => {
-    let hung = false;
-    receiver = await startReceiver((_n, r) => {
-      if (ruleOf(r) === 'cut' && !hung) {
-        hung = true;
-        return 'hang';
-      }
-      return 200;
-    });
+    receiver = await startReceiver(hangFirstDeliveryOf('cut'));
     const seedDir = newDataDir();
     dirs.push(seedDir);
     const seed = await serveChild({ TRAJSCOPE_DATA_DIR: seedDir, TRAJSCOPE_WEBHOOK_ALLOW: '127.0.0.1/32' });
