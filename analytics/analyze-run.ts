@@ -62,18 +62,22 @@ export interface RunRows {
   /** The last step's observation, read for failed runs only (their final error: final-error.ts). */
   final_observation?: string;
   /** The run's error occurrences of steps and tool calls as stored, kept as its rollup (docs/errors.md). */
-  error_occurrences?: StoredErrorOccurrence[];
+  step_errors?: StepErrorColumns;
 }
 
-/** One error occurrence of a run: a step (or a tool call without one) and a template (storage/queries/error-rows-sql.ts). */
-export interface StoredErrorOccurrence {
-  occurrence: string;
-  template: string;
-  /** The tool of its first tool-call row, '' when none. */
-  tool: string;
-  /** Its first row's time, as the engine wrote it. */
-  ts: string;
+/**
+ * A run's error occurrences, parallel arrays with one element per (step or tool call without
+ * one, template) as storage/queries/error-rows-sql.ts reads them: the tool of its first tool-call
+ * row ('' when none) and its first row's time as the engine wrote it.
+ */
+export interface StepErrorColumns {
+  step_error_occurrences: string[];
+  step_error_templates: string[];
+  step_error_tools: string[];
+  step_error_ts: string[];
 }
+
+const NO_STEP_ERRORS: StepErrorColumns = { step_error_occurrences: [], step_error_templates: [], step_error_tools: [], step_error_ts: [] };
 
 export interface AnalyzeOptions {
   now: number;
@@ -234,10 +238,7 @@ export function analyzeRun(rows: RunRows, o: AnalyzeOptions): Record<string, unk
     final_error: final?.text ?? '',
     final_error_source: final?.source ?? '',
     final_error_step: final?.step ?? null,
-    step_error_occurrences: (rows.error_occurrences ?? []).map((e) => e.occurrence),
-    step_error_templates: (rows.error_occurrences ?? []).map((e) => e.template),
-    step_error_tools: (rows.error_occurrences ?? []).map((e) => e.tool),
-    step_error_ts: (rows.error_occurrences ?? []).map((e) => e.ts),
+    ...(rows.step_errors ?? NO_STEP_ERRORS),
     self_corrected: selfCorrection.numerator,
     rework_repeated: rework.numerator,
     actions: rework.denominator,

@@ -15,11 +15,11 @@
 // milliseconds), which JSON gives unquoted, where 64-bit integers would come as strings.
 import type { QueryParams, Storage } from '../gateway.js';
 import { runFieldsSql } from './run-summary-sql.js';
-import type { RunRows, StoredErrorOccurrence, StoredStep, StoredToolCall, SummaryRow } from '../../analytics/analyze-run.js';
+import type { RunRows, StepErrorColumns, StoredStep, StoredToolCall, SummaryRow } from '../../analytics/analyze-run.js';
 import { RUN_STATUSES, VERDICT_SCORE, type RunStatus } from '../../schemas/events.js';
 import { lastStep } from '../../analytics/final-error.js';
 import { hasFailed, runOutcome } from '../../analytics/run-outcome.js';
-import { errorOccurrencesSql } from './error-rows-sql.js';
+import { runErrorOccurrencesSql } from './error-rows-sql.js';
 
 /** A run's steps as columns (groupArray of each; a NULL latency is 0 with its flag set). */
 interface StepColumns {
@@ -104,13 +104,14 @@ export async function readRuns(storage: Storage, project: string, runIds: string
       { ...p, vd_name: VERDICT_SCORE.name, vd_source: VERDICT_SCORE.source },
     ),
     // The run's error occurrences, by the SQL the errors endpoint reads unanalysed runs with.
-    storage.query<{ run_id: string; occurrence: string[]; template: string[]; tool: string[]; ts: string[] }>(
-      `SELECT run_id, groupArray(occurrence) AS occurrence, groupArray(template) AS template, groupArray(tool) AS tool, groupArray(ts) AS ts
-       FROM (${errorOccurrencesSql(WHERE)}) GROUP BY run_id`,
-      p,
-    ),
+    storage.query<StepErrorColumns & { run_id: string }>(runErrorOccurrencesSql(WHERE), p),
   ]);
-  const errorsBy = new Map(errors.map((e) => [e.run_id, e]));
+  const errorsBy = new Map(
+    errors.map(({ step_error_occurrences, step_error_templates, step_error_tools, step_error_ts, run_id }) => [
+      run_id,
+      { step_error_occurrences, step_error_templates, step_error_tools, step_error_ts },
+    ]),
+  );
   const verdictBy = new Map(scores.filter((s) => s.verdict !== null).map((s) => [s.run_id, Number(s.verdict)]));
   const stepTotals = new Map(stepColumns.map((c) => [c.run_id, c]));
   const stepsBy = new Map(stepColumns.map((c) => [c.run_id, stepsOf(c)]));
@@ -149,15 +150,10 @@ export async function readRuns(storage: Storage, project: string, runIds: string
       verdict: verdictBy.get(id) ?? null,
       source_ingested_at: wm,
       final_observation: finals.get(id),
-      error_occurrences: errorOccurrencesOf(errorsBy.get(id)),
+      step_errors: errorsBy.get(id),
     });
   }
   return out;
-}
-
-/** A run's error occurrences as read (columns) as one object each. */
-function errorOccurrencesOf(c: { occurrence: string[]; template: string[]; tool: string[]; ts: string[] } | undefined): StoredErrorOccurrence[] {
-  return (c?.occurrence ?? []).map((occurrence, i) => ({ occurrence, template: c!.template[i], tool: c!.tool[i], ts: c!.ts[i] }));
 }
 
 /** The counts and sums of a run's summary, from its rows as read (FINAL: each row once). */

@@ -54,6 +54,18 @@ export function errorOccurrencesSql(cond: string): string {
 }
 
 /**
+ * Each run's occurrences of errorOccurrencesSql as the parallel arrays run_analysis keeps
+ * (step_error_*), one row per (project, run_id): what the analyzer stores, and what the summary
+ * reads for runs read raw.
+ */
+export function runErrorOccurrencesSql(cond: string): string {
+  return `SELECT project, run_id, groupArray(occurrence) AS step_error_occurrences, groupArray(template) AS step_error_templates,
+                 groupArray(tool) AS step_error_tools, groupArray(ts) AS step_error_ts
+          FROM (${errorOccurrencesSql(cond)})
+          GROUP BY project, run_id`;
+}
+
+/**
  * Runs with an error of one of the signatures in `param` (an Array(String) parameter), as
  * (project, run_id), among the rows `cond` selects (all when empty): the run filter
  * `error_signature` over runs read raw.

@@ -50,20 +50,21 @@ export async function getErrors(storage: Storage, f: RunFilters, o: ErrorsOption
     conds.push(`${SIGNATURE_SQL('template')} IN {e_sigs:Array(String)}`);
   }
   // One row per occurrence whose (first) time is in the window, of a run in view: each run's
-  // arrays kept to those first (a mask), so that `nth` (1 for a template's first occurrence in
-  // the run) and `k` (1 for the run's first) count runs without hashing their ids.
-  const keep = (column: string) => `arrayFilter((v, kept) -> kept, ${column}, kept)`;
+  // arrays kept to those (a mask, when the window or signatures narrow them), so that `nth` (1
+  // for a template's first occurrence in the run) and `k` (1 for the run's first) count runs
+  // without hashing their ids.
+  const keep = (column: string) => (conds.length ? `arrayFilter((v, kept) -> kept, ${column}, kept)` : column);
   const occurrences = `
     SELECT project, run_id, occurrence, tool, template, ts, failed, model, nth, k
     FROM (
       SELECT project, run_id, failed, model, ${keep('error_occurrences')} AS occurrences, ${keep('error_templates')} AS templates,
              ${keep('error_tools')} AS tools, ${keep('error_ts')} AS times, arrayEnumerateUniq(templates) AS nths, arrayEnumerate(templates) AS ks
       FROM (
-        SELECT project, run_id, ${FAILED_SQL} AS failed, model, ${ERROR_COLUMNS.join(', ')},
-               ${conds.length ? `arrayMap((template, ts) -> ${conds.join(' AND ')}, error_templates, error_ts)` : 'arrayMap(template -> 1, error_templates)'} AS kept
+        SELECT project, run_id, ${FAILED_SQL} AS failed, model, ${ERROR_COLUMNS.join(', ')}
+               ${conds.length ? `, arrayMap((template, ts) -> ${conds.join(' AND ')}, error_templates, error_ts) AS kept` : ''}
         FROM (${summary}) WHERE notEmpty(error_templates)
       )
-      WHERE has(kept, 1)
+      ${conds.length ? 'WHERE has(kept, 1)' : ''}
     )
     ARRAY JOIN occurrences AS occurrence, templates AS template, tools AS tool, times AS ts, nths AS nth, ks AS k`;
   // One pass: the signatures of the page and, over all of them (window functions, before the

@@ -7,7 +7,7 @@ import { runPairsIn, type RunFilters } from './run-filters.js';
 import { VERDICT_SCORE } from '../../schemas/events.js';
 import { FAILED_SQL, failureModeSql, runLifecycle, runStatusSql, SUCCESS_SQL, type RunLifecycle } from './run-lifecycle-sql.js';
 import { HAS_LOOPS_SQL } from './run-aggregates.js';
-import { analysisHasSignatureSql, errorOccurrencesSql, runsWithSignatureSql } from './error-rows-sql.js';
+import { analysisHasSignatureSql, runErrorOccurrencesSql, runsWithSignatureSql } from './error-rows-sql.js';
 
 /** Verdict columns of run_analysis carried into the summary (besides failure_mode). */
 export const ANALYSIS_COLUMNS = [
@@ -153,10 +153,9 @@ export function runSummarySql(
   const post = postConditions(f, params, analysisHasSignatureSql);
   const postWhere = post.length ? `AND ${post.join(' AND ')}` : '';
   const columns = branchColumns(o);
+  // The error columns of a fresh analysis are made of its own (errorColumnsSql), in the same place.
   const freshColumns = [
-    ...columns
-      .filter((c) => !(ERROR_COLUMNS as readonly string[]).includes(c))
-      .map((c) => (c === 'analysis_failure_mode' ? 'failure_mode AS analysis_failure_mode' : c)),
+    ...branchColumns({}).map((c) => (c === 'analysis_failure_mode' ? 'failure_mode AS analysis_failure_mode' : c)),
     ...(o.errors ? [errorColumnsSql('', 'final_error_template', 'ifNull(ended_at, last_event_at)')] : []),
   ].join(', ');
   let fresh: string;
@@ -460,10 +459,7 @@ export function rawSummarySql(f: RunFilters, params: QueryParams, restrict?: str
         ? `LEFT JOIN
     (
       -- The error occurrences of its steps and tool calls, as the analyzer keeps them (step_error_*).
-      SELECT project, run_id, groupArray(occurrence) AS step_error_occurrences, groupArray(template) AS step_error_templates,
-        groupArray(tool) AS step_error_tools, groupArray(ts) AS step_error_ts
-      FROM (${errorOccurrencesSql(picked)})
-      GROUP BY project, run_id
+      ${runErrorOccurrencesSql(picked)}
     ) AS er ON er.project = r.project AND er.run_id = r.run_id`
         : ''
     }`;
